@@ -1,0 +1,103 @@
+// The one authentication hook. A route declares who may call it in one word (`config: { access: 'admin' }`);
+// the hook checks the token and its session, computes the caller's effective level and puts it on the request.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import { recordAudit, SYSTEM } from '../audit/audit.ts';
+import type { Clock } from '../clock.ts';
+import type { Database, UserRow } from '../database/schema.ts';
+import { forbidden, unauthorized } from '../http/envelope.ts';
+import type { Tokens } from './tokens.ts';
+
+/** Permission levels of contract section 3. */
+export const LEVELS = { banned: -1, player: 0, moderator: 1, admin: 2, owner: 3 } as const;
+
+/**
+ * - public: no token needed.
+ * - registering: any valid token, also of an account that has not finished registration (registerfinish, logout,
+ *   own profile).
+ * - player, moderator, admin, owner: a finished, verified, unbanned account at that effective level or above.
+ */
+export type Access = 'public' | 'registering' | 'player' | 'moderator' | 'admin' | 'owner';
+
+export interface Caller {
+  user: UserRow;
+  sessionId: number;
+  /** perms raised by an unexpired role grant; -1 when banned. */
+  level: number;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+/** The caller of a route that declared an access other than public. */
+export function callerOf(request: FastifyRequest): Caller {
+  if (!request.caller) throw new Error(`route ${request.routeOptions.url} reads the caller but declares no access`);
+  return request.caller;
+}
+
+export function installAuthentication(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens, clock: Clock) {
+  app.decorateRequest('caller', null);
+  app.addHook('onRequest', async (request) => {
+    const access = request.routeOptions.config.access ?? 'public';
+    if (access === 'public') return;
+    const caller = await identify(request.headers.authorization, db, tokens, clock);
+    if (caller.level === LEVELS.banned) throw forbidden('This account is banned');
+    if (access !== 'registering') {
+      if (caller.user.username === null) throw forbidden('Finish your registration first (POST /api/home/registerfinish)');
+      if (caller.user.mail_verify !== 1 && caller.user.mail_verification === 1) throw forbidden('Confirm your mail address first');
+      const needed = LEVELS[access];
+      if (caller.level < needed) throw forbidden(`This needs permission level ${needed} (${access}) or above`);
+    }
+    request.caller = caller;
+  });
+}
+
+async function identify(header: string | undefined, db: Kysely<Database>, tokens: Tokens, clock: Clock): Promise<Caller> {
+  const match = header && /^Bearer\s+(\S+)\s*$/i.exec(header);
+  if (!match) throw unauthorized('Missing token: send the header Authorization: Bearer <token from login>');
+  const claims = await tokens.verify(match[1]!);
+  const now = clock.now();
+  const row = await db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('role_grants', 'role_grants.user_id', 'users.id')
+    .selectAll('users')
+    .select([
+      'sessions.revoked_at as session_revoked_at',
+      'sessions.expires_at as session_expires_at',
+      'role_grants.id as grant_id',
+      'role_grants.role_level as grant_level',
+      'role_grants.expires_at as grant_expires_at',
+      'role_grants.expiry_recorded as grant_expiry_recorded',
+    ])
+    .where('sessions.id', '=', claims.sessionId)
+    .where('sessions.user_id', '=', claims.userId)
+    .executeTakeFirst();
+  if (!row || row.session_revoked_at !== null || row.session_expires_at <= now) {
+    throw unauthorized('This token was revoked (logged out or password changed); log in again');
+  }
+  const { session_revoked_at, session_expires_at, grant_id, grant_level, grant_expires_at, grant_expiry_recorded, ...user } = row;
+  let level = user.perms;
+  if (grant_id !== null && grant_level !== null) {
+    if (grant_expires_at === null || grant_expires_at > now) level = Math.max(level, grant_level);
+    else if (grant_expiry_recorded === 0) await recordGrantExpiry(db, grant_id, user.id, grant_level, grant_expires_at, now);
+  }
+  if (user.perms === LEVELS.banned) level = LEVELS.banned;
+  return { user, sessionId: claims.sessionId, level };
+}
+
+/** Expiry needs no scheduler: the first request that sees a lapsed grant writes it to the audit log, once. */
+async function recordGrantExpiry(db: Kysely<Database>, grantId: number, userId: number, level: number, expiredAt: number, now: number) {
+  await db.transaction().execute(async (trx) => {
+    const marked = await trx.updateTable('role_grants').set({ expiry_recorded: 1 }).where('id', '=', grantId).where('expiry_recorded', '=', 0).executeTakeFirst();
+    if (marked.numUpdatedRows === 1n) {
+      await recordAudit(trx, now, { actor: SYSTEM, action: 'role.expire', target: userId, details: { role_level: level, expired_at: Math.floor(expiredAt / 1000) } });
+    }
+  });
+}

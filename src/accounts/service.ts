@@ -1,0 +1,326 @@
+// The account flows of interface.md 3 and 4.1 as contract section 2 decides them. HTTP-free: routes call these.
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import { recordAudit, SYSTEM, type Actor } from '../audit/audit.ts';
+import type { Clock } from '../clock.ts';
+import { isUniqueViolation } from '../database/dialect.ts';
+import type { Database, UserRow } from '../database/schema.ts';
+import { badRequest, conflict, forbidden, unauthorized } from '../http/envelope.ts';
+import { queueMail } from '../mail/outbox.ts';
+import { resetPasswordMessage, verifyMailMessage } from '../mail/templates.ts';
+import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
+import type { OwnerSettings } from '../settings.ts';
+import type { Caller } from './authenticate.ts';
+import type { MailCodes } from './codes.ts';
+import { hashPassword, verifyPassword } from './passwords.ts';
+import { checkMail, checkPassword, checkUsername, isPlausibleMail, mailKey, usernameKey } from './rules.ts';
+import type { Tokens } from './tokens.ts';
+
+export interface AccountDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  tokens: Tokens;
+  codes: MailCodes;
+  limiter: RateLimiter;
+  /** Wakes the mail worker after a transaction that queued mail has committed. */
+  mailQueued: () => void;
+  publicUrl: string;
+}
+
+const WRONG_CODE = 'The code is wrong, expired or already used';
+const WRONG_CREDENTIALS = 'Wrong username or password';
+
+export const actorOf = (user: Pick<UserRow, 'id' | 'username' | 'mail'>): Actor => ({ id: user.id, name: user.username ?? user.mail });
+
+export class AccountService {
+  constructor(private readonly deps: AccountDeps) {}
+
+  private link(path: string) {
+    return `${this.deps.publicUrl}${path}`;
+  }
+
+  /** Step 1: creates (or restarts) an unverified account and mails a code. Returns the next step's URL. */
+  async register(rawMail: string, password: string, clientAddress: string): Promise<string> {
+    const { db, clock, limiter } = this.deps;
+    const mail = checkMail(rawMail);
+    checkPassword(password);
+    const key = mailKey(mail);
+    const taken = (user: { mail_verify: number; username: string | null } | undefined) => user && (user.mail_verify === 1 || user.username !== null);
+    if (taken(await db.selectFrom('users').select(['mail_verify', 'username']).where('mail_key', '=', key).executeTakeFirst())) {
+      throw conflict('An account with this mail already exists; log in, or reset the password');
+    }
+    await limiter.take(RULES.mailsPerAddress, clientAddress);
+    await limiter.take(RULES.mailsPerRecipient, key);
+    const passwordHash = await hashPassword(password);
+    await this.writeOrConflict(async (trx) => {
+      const now = clock.now();
+      const existing = await trx.selectFrom('users').select(['id', 'mail_verify', 'username']).where('mail_key', '=', key).executeTakeFirst();
+      if (taken(existing)) throw conflict('An account with this mail already exists; log in, or reset the password');
+      let userId: number;
+      if (existing) {
+        userId = existing.id;
+        await trx.updateTable('users').set({ mail, password: passwordHash, updated_at: now }).where('id', '=', userId).execute();
+      } else {
+        const inserted = await trx
+          .insertInto('users')
+          .values({ mail, mail_key: key, password: passwordHash, perms: 0, mail_verify: 0, mail_verification: 1, created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        userId = inserted.id;
+      }
+      await this.sendCode(trx, userId, 'verify_mail', mail, now);
+      await recordAudit(trx, now, { actor: { id: userId, name: mail }, action: 'auth.register', target: userId });
+    }, 'An account with this mail already exists; log in, or reset the password');
+    this.deps.mailQueued();
+    return this.link('/register/confirm');
+  }
+
+  /** Step 2: the mailed code proves the address. Returns where to go next. */
+  async confirmMail(code: string, clientAddress: string): Promise<string> {
+    const { db, clock, codes } = this.deps;
+    await this.deps.limiter.ensureAllowed(RULES.codeFailuresPerAddress, clientAddress);
+    const user = await db.transaction().execute(async (trx) => {
+      const now = clock.now();
+      const found = await codes.find(trx, code, 'verify_mail', now);
+      if (!found) return undefined;
+      const user = await trx.selectFrom('users').select(['id', 'username', 'mail', 'mail_key']).where('id', '=', found.user_id).executeTakeFirstOrThrow();
+      // The code proves the address it was sent to; after a later mail change it proves nothing.
+      if (user.mail_key !== mailKey(found.mail) || !(await codes.use(trx, found.id, now))) return undefined;
+      await trx.updateTable('users').set({ mail_verify: 1, updated_at: now }).where('id', '=', user.id).execute();
+      await recordAudit(trx, now, { actor: actorOf(user), action: 'auth.confirm_mail', target: user.id });
+      return user;
+    });
+    if (!user) return this.wrongCode(clientAddress);
+    return this.link(user.username === null ? '/register/finish' : '/home');
+  }
+
+  /** Returns a token and where the client goes next (step 3 while registration is unfinished). */
+  async login(login: string, password: string, clientAddress: string): Promise<{ jwt: string; url: string }> {
+    const { db, clock, limiter, tokens } = this.deps;
+    const byMail = login.includes('@');
+    const accountKey = byMail ? mailKey(login) : usernameKey(login.trim());
+    await limiter.ensureAllowed(RULES.loginFailuresPerAddress, clientAddress);
+    await limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountKey);
+    const user = await db
+      .selectFrom('users')
+      .selectAll()
+      .where(byMail ? 'mail_key' : 'username_key', '=', accountKey)
+      .executeTakeFirst();
+    if (!(await verifyPassword(user?.password ?? null, password)) || !user) {
+      await limiter.count(RULES.loginFailuresPerAddress, clientAddress);
+      const failures = await limiter.count(RULES.loginFailuresPerAccount, accountKey);
+      if (user && failures === RULES.loginFailuresPerAccount.limit) {
+        await recordAudit(db, clock.now(), { actor: SYSTEM, action: 'auth.login_failures', target: user.id, details: { failures, address: clientAddress } });
+      }
+      throw unauthorized(WRONG_CREDENTIALS);
+    }
+    if (user.perms === -1) throw forbidden('This account is banned');
+    if (user.mail_verify !== 1 && user.mail_verification === 1) {
+      throw forbidden('Confirm your mail address first: open the link in the mail we sent you');
+    }
+    await limiter.forget(RULES.loginFailuresPerAccount, accountKey);
+    const now = clock.now();
+    const session = await db
+      .insertInto('sessions')
+      .values({ user_id: user.id, created_at: now, expires_at: now + tokens.lifetimeMs, revoked_at: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const jwt = await tokens.sign({ userId: user.id, sessionId: session.id });
+    return { jwt, url: this.link(user.username === null ? '/register/finish' : '/home') };
+  }
+
+  /** Step 3: sets the username and password and assigns the player UUID. */
+  async finishRegistration(caller: Caller, rawUsername: string, password: string): Promise<void> {
+    const { clock } = this.deps;
+    if (caller.user.username !== null) throw conflict('Registration is already finished');
+    const username = checkUsername(rawUsername);
+    checkPassword(password);
+    const passwordHash = await hashPassword(password);
+    await this.writeOrConflict(async (trx) => {
+      const now = clock.now();
+      const result = await trx
+        .updateTable('users')
+        .set({ username, username_key: usernameKey(username), password: passwordHash, uuid: randomUUID(), updated_at: now })
+        .where('id', '=', caller.user.id)
+        .where('username', 'is', null)
+        .executeTakeFirst();
+      if (result.numUpdatedRows !== 1n) throw conflict('Registration is already finished');
+      await recordAudit(trx, now, { actor: { id: caller.user.id, name: username }, action: 'auth.register_finish', target: caller.user.id });
+    }, `The username ${username} is taken`);
+  }
+
+  async logout(caller: Caller): Promise<void> {
+    await this.deps.db.updateTable('sessions').set({ revoked_at: this.deps.clock.now() }).where('id', '=', caller.sessionId).execute();
+  }
+
+  /**
+   * Reset step 1. Answers the same whether or not an account has the address (no account enumeration);
+   * mails a code only when one does.
+   */
+  async requestPasswordReset(rawMail: string, clientAddress: string): Promise<string> {
+    const { db, clock, limiter } = this.deps;
+    if (!isPlausibleMail(rawMail.trim())) throw badRequest('Invalid email or password: mail must be a valid mail address');
+    const key = mailKey(rawMail);
+    await limiter.take(RULES.mailsPerAddress, clientAddress);
+    await limiter.take(RULES.mailsPerRecipient, key);
+    const sent = await db.transaction().execute(async (trx) => {
+      const user = await trx.selectFrom('users').select(['id', 'mail', 'username']).where('mail_key', '=', key).executeTakeFirst();
+      if (!user) return false;
+      const now = clock.now();
+      await this.sendCode(trx, user.id, 'reset_password', user.mail, now);
+      await recordAudit(trx, now, { actor: actorOf(user), action: 'auth.password_reset_request', target: user.id });
+      return true;
+    });
+    if (sent) this.deps.mailQueued();
+    return this.link('/reset/confirm');
+  }
+
+  /** Reset step 2: tells whether the code is good, without using it up. */
+  async checkResetCode(code: string, clientAddress: string): Promise<void> {
+    await this.deps.limiter.ensureAllowed(RULES.codeFailuresPerAddress, clientAddress);
+    if (!(await this.deps.codes.find(this.deps.db, code, 'reset_password', this.deps.clock.now()))) return this.wrongCode(clientAddress);
+  }
+
+  /** Reset step 3: sets the new password and revokes every session of the account. */
+  async resetPassword(code: string, password: string, clientAddress: string): Promise<string> {
+    const { db, clock, codes } = this.deps;
+    checkPassword(password);
+    await this.deps.limiter.ensureAllowed(RULES.codeFailuresPerAddress, clientAddress);
+    const passwordHash = await hashPassword(password);
+    const done = await db.transaction().execute(async (trx) => {
+      const now = clock.now();
+      const found = await codes.find(trx, code, 'reset_password', now);
+      if (!found || !(await codes.use(trx, found.id, now))) return false;
+      const user = await trx.selectFrom('users').select(['id', 'username', 'mail', 'mail_key']).where('id', '=', found.user_id).executeTakeFirstOrThrow();
+      // Reading the code proves the mail address, so a still-unverified address becomes verified.
+      const provesMail = user.mail_key === mailKey(found.mail);
+      await trx
+        .updateTable('users')
+        .set({ password: passwordHash, updated_at: now, ...(provesMail ? { mail_verify: 1 } : {}) })
+        .where('id', '=', user.id)
+        .execute();
+      await revokeAllSessions(trx, user.id, now);
+      await recordAudit(trx, now, { actor: actorOf(user), action: 'auth.password_reset', target: user.id });
+      return true;
+    });
+    if (!done) return this.wrongCode(clientAddress);
+    return this.link('/login');
+  }
+
+  async reload(userId: number): Promise<UserRow> {
+    return this.deps.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+  }
+
+  /** PATCH /api/home with `password`: needs the current password; every session of the user is revoked. */
+  async changePassword(caller: Caller, currentPassword: string | undefined, newPassword: string): Promise<void> {
+    checkPassword(newPassword);
+    await this.checkCurrentPassword(caller, currentPassword);
+    const passwordHash = await hashPassword(newPassword);
+    await this.deps.db.transaction().execute(async (trx) => {
+      const now = this.deps.clock.now();
+      await trx.updateTable('users').set({ password: passwordHash, updated_at: now }).where('id', '=', caller.user.id).execute();
+      await revokeAllSessions(trx, caller.user.id, now);
+      await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.password_change', target: caller.user.id });
+    });
+  }
+
+  /** PATCH /api/home with `mail`: needs the current password; the new address must be confirmed again. */
+  async changeMail(caller: Caller, currentPassword: string | undefined, rawMail: string, clientAddress: string): Promise<void> {
+    const mail = checkMail(rawMail);
+    await this.checkCurrentPassword(caller, currentPassword);
+    const key = mailKey(mail);
+    if (key === caller.user.mail_key) return;
+    await this.deps.limiter.take(RULES.mailsPerAddress, clientAddress);
+    await this.deps.limiter.take(RULES.mailsPerRecipient, key);
+    await this.writeOrConflict(async (trx) => {
+      const now = this.deps.clock.now();
+      await trx.updateTable('users').set({ mail, mail_key: key, mail_verify: 0, updated_at: now }).where('id', '=', caller.user.id).execute();
+      await this.sendCode(trx, caller.user.id, 'verify_mail', mail, now);
+      await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.mail_change', target: caller.user.id, details: { mail } });
+    }, 'Another account has this mail address');
+    this.deps.mailQueued();
+  }
+
+  /** Creates the owner account named by the settings when no account has that mail yet. */
+  async ensureOwner(owner: OwnerSettings): Promise<'created' | 'exists'> {
+    const { db, clock } = this.deps;
+    const username = settingChecked('OWNER_USERNAME', () => checkUsername(owner.username));
+    const mail = settingChecked('OWNER_MAIL', () => checkMail(owner.mail));
+    settingChecked('OWNER_PASSWORD', () => checkPassword(owner.password));
+    if (await db.selectFrom('users').select('id').where('mail_key', '=', mailKey(mail)).executeTakeFirst()) return 'exists';
+    if (await db.selectFrom('users').select('id').where('username_key', '=', usernameKey(username)).executeTakeFirst()) {
+      throw new Error(`OWNER_USERNAME: ${username} is taken by an account with another mail address`);
+    }
+    const passwordHash = await hashPassword(owner.password);
+    await db.transaction().execute(async (trx) => {
+      const now = clock.now();
+      const { id } = await trx
+        .insertInto('users')
+        .values({
+          username,
+          username_key: usernameKey(username),
+          mail,
+          mail_key: mailKey(mail),
+          mail_verify: 1,
+          mail_verification: 1,
+          password: passwordHash,
+          uuid: randomUUID(),
+          perms: 3,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, now, { actor: SYSTEM, action: 'user.create_owner', target: id, details: { username } });
+    });
+    return 'created';
+  }
+
+  private async checkCurrentPassword(caller: Caller, currentPassword: string | undefined) {
+    if (currentPassword === undefined) throw badRequest('current_password is required to change the password or mail');
+    const accountKey = `id:${caller.user.id}`;
+    await this.deps.limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountKey);
+    const { password } = await this.deps.db.selectFrom('users').select('password').where('id', '=', caller.user.id).executeTakeFirstOrThrow();
+    if (!(await verifyPassword(password, currentPassword))) {
+      await this.deps.limiter.count(RULES.loginFailuresPerAccount, accountKey);
+      throw unauthorized('current_password is wrong');
+    }
+  }
+
+  private async sendCode(trx: Transaction<Database>, userId: number, purpose: 'verify_mail' | 'reset_password', mail: string, now: number) {
+    const code = await this.deps.codes.issue(trx, userId, purpose, mail, now);
+    const message =
+      purpose === 'verify_mail'
+        ? verifyMailMessage(code, this.link(`/register/confirm?code=${code}`))
+        : resetPasswordMessage(code, this.link(`/reset/confirm?code=${code}`));
+    await queueMail(trx, now, mail, message);
+  }
+
+  private async wrongCode(clientAddress: string): Promise<never> {
+    await this.deps.limiter.count(RULES.codeFailuresPerAddress, clientAddress);
+    throw badRequest(WRONG_CODE);
+  }
+
+  /** Runs a write transaction; a unique-index refusal (a race on mail or username) becomes a 409. */
+  private async writeOrConflict(work: (trx: Transaction<Database>) => Promise<void>, conflictMessage: string) {
+    try {
+      await this.deps.db.transaction().execute(work);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(conflictMessage);
+      throw error;
+    }
+  }
+}
+
+/** Runs a field rule on a setting, naming the setting in the error that stops the start. */
+function settingChecked<T>(setting: string, check: () => T): T {
+  try {
+    return check();
+  } catch (error) {
+    throw new Error(`${setting}: ${(error as Error).message}`);
+  }
+}
+
+export async function revokeAllSessions(db: Kysely<Database> | Transaction<Database>, userId: number, nowMs: number) {
+  await db.updateTable('sessions').set({ revoked_at: nowMs }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+}

@@ -1,0 +1,85 @@
+// The composition root: builds the whole service from settings. main.ts and the tests both build it here.
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
+import { join } from 'node:path';
+import { installAuthentication } from './accounts/authenticate.ts';
+import { MailCodes } from './accounts/codes.ts';
+import { accountRoutes } from './accounts/routes.ts';
+import { AccountService } from './accounts/service.ts';
+import { Tokens } from './accounts/tokens.ts';
+import { type Clock, systemClock } from './clock.ts';
+import { migrateToLatest, openDatabase } from './database/connect.ts';
+import { healthRoutes } from './health/routes.ts';
+import { installEnvelope, newRequestId } from './http/envelope.ts';
+import { DEFAULT_MAIL_WORKER_OPTIONS, MailWorker, type MailWorkerOptions } from './mail/outbox.ts';
+import { createMailTransport } from './mail/transport.ts';
+import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './ratelimit/limiter.ts';
+import type { Settings } from './settings.ts';
+
+export interface AppOptions {
+  clock?: Clock;
+  mailWorker?: Partial<MailWorkerOptions>;
+  /** false: no request logging (tests); the default logs at settings.logLevel. */
+  logger?: boolean;
+}
+
+export async function buildApp(settings: Settings, options: AppOptions = {}): Promise<FastifyInstance> {
+  const clock = options.clock ?? systemClock;
+  const app = Fastify({
+    logger: options.logger === false ? false : { level: settings.logLevel },
+    genReqId: newRequestId,
+    trustProxy: settings.trustProxy,
+    bodyLimit: 64 * 1024,
+    ajv: { customOptions: { removeAdditional: false, allErrors: false } },
+  });
+  installEnvelope(app);
+  // JSON is the only body type here (multipart is added per route); anything else gets 415.
+  app.removeAllContentTypeParsers();
+  // An empty body with a JSON content type (logout from some clients) counts as no body rather than an error.
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    if ((body as string).trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(Object.assign(new Error('Request body is not valid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' }), undefined);
+    }
+  });
+
+  const db = openDatabase(settings.database);
+  app.addHook('onClose', async () => db.destroy());
+  await migrateToLatest(db);
+
+  const redis = settings.redisUrl ? new Redis(settings.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
+  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
+  const limiter = new RateLimiter(redis ? new RedisCounterStore(redis) : new MemoryCounterStore(clock));
+
+  const transport = createMailTransport({
+    smtpUrl: settings.smtpUrl,
+    from: settings.mailFrom,
+    outboxDir: join(settings.dataDir, 'outbox'),
+    log: app.log,
+  });
+  const mailWorker = new MailWorker(db, transport, clock, app.log, { ...DEFAULT_MAIL_WORKER_OPTIONS, ...options.mailWorker });
+  app.addHook('onReady', async () => mailWorker.start());
+  app.addHook('onClose', async () => mailWorker.stop());
+
+  const tokens = new Tokens(settings.jwtSecret, settings.jwtTtlSeconds, settings.publicUrl, clock);
+  const accounts = new AccountService({
+    db,
+    clock,
+    tokens,
+    codes: new MailCodes(settings.jwtSecret),
+    limiter,
+    mailQueued: () => mailWorker.wake(),
+    publicUrl: settings.publicUrl,
+  });
+  if (settings.owner) {
+    const outcome = await accounts.ensureOwner(settings.owner);
+    app.log.info({ username: settings.owner.username }, outcome === 'created' ? 'owner account created' : 'owner account exists');
+  }
+
+  installAuthentication(app, db, tokens, clock);
+  healthRoutes(app, db);
+  accountRoutes(app, accounts);
+  return app;
+}

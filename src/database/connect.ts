@@ -1,0 +1,51 @@
+// Opens the database named by the settings and brings its schema up to date.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
+import pg from 'pg';
+import type { DatabaseSettings } from '../settings.ts';
+import * as accounts from './migrations/001_accounts.ts';
+import type { Database } from './schema.ts';
+
+// int8 (bigint: millisecond times, COUNT(*)) would arrive as strings; every value we store fits a double.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+
+const MIGRATIONS: Record<string, Migration> = {
+  '001_accounts': accounts,
+};
+
+export function openDatabase(settings: DatabaseSettings): Kysely<Database> {
+  if (settings.kind === 'postgres') {
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: settings.url, max: 10 }) }),
+    });
+  }
+  mkdirSync(dirname(settings.file), { recursive: true });
+  const connection = new SQLite(settings.file);
+  connection.pragma('journal_mode = WAL');
+  connection.pragma('foreign_keys = ON');
+  connection.pragma('busy_timeout = 5000');
+  // WAL makes NORMAL durable across application crashes; only a power loss may drop the last commits.
+  connection.pragma('synchronous = NORMAL');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+}
+
+/** Applies every pending migration; Kysely's migration lock makes concurrent starts safe. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => MIGRATIONS } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String((error as Error)?.message ?? error)}`);
+  }
+}
+
+export async function databaseAnswers(db: Kysely<Database>): Promise<boolean> {
+  try {
+    await sql`select 1`.execute(db);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,106 @@
+// The one Kysely schema shared by SQLite and PostgreSQL. Times are Unix milliseconds unless named otherwise;
+// flags are integers 0/1 because SQLite has no boolean and the API sends them as 0/1 anyway.
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+export interface UsersTable {
+  id: Generated<number>;
+  /** null until registration step 3. */
+  username: string | null;
+  /** username lower-cased: usernames are unique without regard to case. */
+  username_key: string | null;
+  mail: string;
+  /** mail lower-cased: mail addresses are unique without regard to case. */
+  mail_key: string;
+  mail_verify: number;
+  /** 1: the user must verify their mail before logging in; an admin may set 0 to exempt them. */
+  mail_verification: number;
+  password: string;
+  /** player UUID, lower case with dashes; null until registration step 3. */
+  uuid: string | null;
+  perms: number;
+  dsid: string | null;
+  discord_username: string | null;
+  discord_avatar: string | null;
+  access_token: string | null;
+  server_id: string | null;
+  hwid_id: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export type CodePurpose = 'verify_mail' | 'reset_password';
+
+export interface MailCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  purpose: CodePurpose;
+  /** HMAC-SHA256 of the code under the JWT secret: a leaked table reveals no usable code. */
+  code_hash: string;
+  /** The address the code was sent to; a code proves ownership of this address only. */
+  mail: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface RoleGrantsTable {
+  id: Generated<number>;
+  /** One grant per user: granting again replaces the earlier grant. */
+  user_id: number;
+  role_level: number;
+  /** null: permanent. */
+  expires_at: number | null;
+  granted_by: number | null;
+  granted_at: number;
+  /** 1 once the expiry has been written to the audit log. */
+  expiry_recorded: number;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  /** Unix seconds, as the API returns it. */
+  time: number;
+  /** Acting username, or `system`. */
+  iss: string;
+  actor_id: number | null;
+  action: string;
+  target_id: number | null;
+  /** JSON text with what changed; never a password or hash. */
+  details: string | null;
+}
+
+export interface MailOutboxTable {
+  id: Generated<number>;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  created_at: number;
+  attempts: number;
+  next_attempt_at: number;
+  /** A worker that claimed the row holds it until then; a crashed worker's claim lapses. */
+  locked_until: number | null;
+  sent_at: number | null;
+  failed_at: number | null;
+  last_error: string | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  mail_codes: MailCodesTable;
+  role_grants: RoleGrantsTable;
+  audit_log: AuditLogTable;
+  mail_outbox: MailOutboxTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;

@@ -1,0 +1,155 @@
+// The one place that builds the response envelope and maps every error to a status code.
+import { randomUUID } from 'node:crypto';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+
+export interface Envelope<T> {
+  error: boolean;
+  msg: string;
+  url: string | null;
+  data: T;
+}
+
+export function ok<T>(data: T, msg = 'OK', url: string | null = null): Envelope<T> {
+  return { error: false, msg, url, data };
+}
+
+/** Throw one of these from a handler or service; the message is shown to the client as is. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (msg: string) => new ApiError(400, msg);
+export const unauthorized = (msg: string) => new ApiError(401, msg, { 'www-authenticate': 'Bearer' });
+export const forbidden = (msg: string) => new ApiError(403, msg);
+export const notFound = (msg: string) => new ApiError(404, msg);
+export const conflict = (msg: string) => new ApiError(409, msg);
+export const tooManyRequests = (msg: string, retryAfterSeconds: number) =>
+  new ApiError(429, msg, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+
+/** The JSON schema of an error envelope, for route response schemas. */
+export const errorEnvelopeSchema = {
+  type: 'object',
+  properties: {
+    error: { type: 'boolean', const: true },
+    msg: { type: 'string' },
+    url: { type: 'null' },
+    data: { type: 'object', additionalProperties: false },
+  },
+} as const;
+
+function sendError(reply: FastifyReply, status: number, msg: string, headers: Record<string, string> = {}) {
+  reply.code(status).headers(headers).send({ error: true, msg, url: null, data: {} } satisfies Envelope<object>);
+}
+
+interface ValidationIssue {
+  keyword: string;
+  instancePath: string;
+  message?: string;
+  params: Record<string, unknown>;
+}
+
+/** Turns Ajv's findings into one sentence that names the field and what is wrong with it. */
+export function describeValidationIssue(issue: ValidationIssue, part: string): string {
+  const where = part === 'querystring' ? 'query parameter' : part === 'params' ? 'path value' : 'field';
+  const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  switch (issue.keyword) {
+    case 'required':
+      return `${where} "${issue.params.missingProperty as string}" is required`;
+    case 'additionalProperties':
+      return `${where} "${issue.params.additionalProperty as string}" is not accepted here`;
+    case 'type':
+      return field === '' ? `the ${part} must be ${issue.params.type as string}` : `${where} "${field}" must be ${issue.params.type as string}`;
+    default:
+      return field === '' ? `the ${part} ${issue.message ?? 'is invalid'}` : `${where} "${field}" ${issue.message ?? 'is invalid'}`;
+  }
+}
+
+const FRAMEWORK_MESSAGES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type: send application/json',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty: send a JSON object',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
+};
+
+/**
+ * Installs request ids, the error handler and the 404/405 handler on `app`.
+ * Call it before any route is registered, so the 405 check sees every route.
+ */
+export function installEnvelope(app: FastifyInstance) {
+  const knownPaths = FindMyWay({ caseSensitive: true, ignoreTrailingSlash: false });
+  const methodsByPath = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    let allowed = methodsByPath.get(route.url);
+    if (!allowed) {
+      allowed = new Set();
+      methodsByPath.set(route.url, allowed);
+      knownPaths.on('GET', route.url, () => {}, { path: route.url });
+    }
+    for (const method of methods) allowed.add(method);
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const match = knownPaths.find('GET' as HTTPMethod, path);
+    const routePath = (match?.store as { path?: string } | undefined)?.path;
+    if (routePath !== undefined) {
+      const allowed = [...methodsByPath.get(routePath)!].filter((method) => method !== 'HEAD');
+      sendError(reply, 405, `Method ${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`, {
+        allow: allowed.join(', '),
+      });
+      return;
+    }
+    sendError(reply, 404, `No route ${request.method} ${path}`);
+  });
+
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      sendError(reply, error.status, error.message, error.headers);
+      return;
+    }
+    if (error.validation) {
+      const message = error.validation
+        .map((issue) => describeValidationIssue(issue as ValidationIssue, error.validationContext ?? 'body'))
+        .join('; ');
+      sendError(reply, 400, `Invalid request: ${message}`);
+      return;
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Framework errors (bad JSON, body too large, wrong content type): their own messages are safe to show.
+      sendError(reply, status, FRAMEWORK_MESSAGES[error.code] ?? error.message);
+      return;
+    }
+    request.log.error({ err: error }, 'unexpected error');
+    sendError(reply, 500, `Internal error; quote request id ${request.id} to the operator`);
+  });
+}
+
+export const newRequestId = () => randomUUID();
+
+/** The JSON schema of a success envelope around `data`, for route response schemas (and the OpenAPI page). */
+export function envelopeSchema(data: object = { type: 'object', additionalProperties: false }) {
+  return {
+    type: 'object',
+    required: ['error', 'msg', 'url', 'data'],
+    properties: {
+      error: { type: 'boolean' },
+      msg: { type: 'string' },
+      url: { type: ['string', 'null'] },
+      data,
+    },
+  } as const;
+}

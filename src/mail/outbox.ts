@@ -1,0 +1,162 @@
+// Mail is written to the outbox table in the same transaction as the change that causes it, and sent later by
+// the worker: a request never waits on SMTP, and a dead SMTP server delays mail but never loses it.
+import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely, Transaction } from 'kysely';
+import type { Clock } from '../clock.ts';
+import type { Database } from '../database/schema.ts';
+import type { MailContent } from './templates.ts';
+import { PermanentMailError, type MailTransport } from './transport.ts';
+
+export async function queueMail(
+  db: Kysely<Database> | Transaction<Database>,
+  nowMs: number,
+  recipient: string,
+  content: MailContent,
+): Promise<void> {
+  await db
+    .insertInto('mail_outbox')
+    .values({
+      recipient,
+      subject: content.subject,
+      text_body: content.text,
+      html_body: content.html,
+      created_at: nowMs,
+      attempts: 0,
+      next_attempt_at: nowMs,
+    })
+    .execute();
+}
+
+export interface MailWorkerOptions {
+  /** How often the worker looks for due mail when nobody woke it. */
+  pollIntervalMs: number;
+  /** First retry delay; doubles with every failed attempt up to maxRetryDelayMs. */
+  retryBaseMs: number;
+  maxRetryDelayMs: number;
+  /** How long a claimed row stays ours; a crashed worker's rows are taken up again after it. */
+  leaseMs: number;
+  batchSize: number;
+}
+
+export const DEFAULT_MAIL_WORKER_OPTIONS: MailWorkerOptions = {
+  pollIntervalMs: 5_000,
+  retryBaseMs: 5_000,
+  maxRetryDelayMs: 10 * 60_000,
+  leaseMs: 2 * 60_000,
+  batchSize: 20,
+};
+
+export class MailWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private wakeAgain = false;
+  private stopped = true;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly transport: MailTransport,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+    private readonly options: MailWorkerOptions,
+  ) {}
+
+  start() {
+    this.stopped = false;
+    this.wake();
+  }
+
+  /** Asks for a pass now (after a request queued mail) instead of at the next poll. */
+  wake() {
+    if (this.stopped) return;
+    if (this.running) {
+      this.wakeAgain = true;
+      return;
+    }
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.running = this.drain()
+      .catch((error) => this.log.error({ err: error }, 'mail worker pass failed'))
+      .finally(() => {
+        this.running = null;
+        if (this.stopped) return;
+        if (this.wakeAgain) {
+          this.wakeAgain = false;
+          this.wake();
+        } else {
+          this.timer = setTimeout(() => this.wake(), this.options.pollIntervalMs);
+          this.timer.unref();
+        }
+      });
+  }
+
+  async stop() {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    await this.running;
+    this.transport.close();
+  }
+
+  /** Sends due mail until none is left. */
+  private async drain() {
+    while (!this.stopped) {
+      const claimed = await this.claimDue();
+      if (claimed.length === 0) return;
+      for (const row of claimed) await this.deliver(row);
+    }
+  }
+
+  private async claimDue() {
+    const now = this.clock.now();
+    const due = await this.db
+      .selectFrom('mail_outbox')
+      .select(['id', 'recipient', 'subject', 'text_body', 'html_body', 'attempts'])
+      .where('sent_at', 'is', null)
+      .where('failed_at', 'is', null)
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+      .orderBy('id')
+      .limit(this.options.batchSize)
+      .execute();
+    const claimed = [];
+    for (const row of due) {
+      // Compare-and-set: only one worker (of any instance) wins each row.
+      const result = await this.db
+        .updateTable('mail_outbox')
+        .set({ locked_until: now + this.options.leaseMs })
+        .where('id', '=', row.id)
+        .where('sent_at', 'is', null)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+        .executeTakeFirst();
+      if (result.numUpdatedRows === 1n) claimed.push(row);
+    }
+    return claimed;
+  }
+
+  private async deliver(row: { id: number; recipient: string; subject: string; text_body: string; html_body: string; attempts: number }) {
+    try {
+      await this.transport.send({ id: row.id, to: row.recipient, subject: row.subject, text: row.text_body, html: row.html_body });
+      await this.db
+        .updateTable('mail_outbox')
+        .set({ sent_at: this.clock.now(), locked_until: null, attempts: row.attempts + 1, last_error: null })
+        .where('id', '=', row.id)
+        .execute();
+    } catch (error) {
+      const attempts = row.attempts + 1;
+      const permanent = error instanceof PermanentMailError;
+      const delay = Math.min(this.options.retryBaseMs * 2 ** (attempts - 1), this.options.maxRetryDelayMs);
+      const now = this.clock.now();
+      this.log.warn({ err: error, mailId: row.id, attempts, permanent }, permanent ? 'mail refused for good' : 'mail not sent; will retry');
+      await this.db
+        .updateTable('mail_outbox')
+        .set({
+          attempts,
+          locked_until: null,
+          last_error: String((error as Error).message ?? error).slice(0, 500),
+          next_attempt_at: now + delay,
+          failed_at: permanent ? now : null,
+        })
+        .where('id', '=', row.id)
+        .execute();
+    }
+  }
+}

@@ -1,0 +1,26 @@
+// The texts of the mails the service sends. Each carries the code and a link that fills it in.
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function codeMail(subject: string, intro: string, code: string, link: string, validity: string): MailContent {
+  const text = `${intro}\n\nYour code: ${code}\n\nOr open this link: ${link}\n\nThe code is valid for ${validity} and can be used once. If you did not ask for it, ignore this mail.\n`;
+  const html = `<!doctype html><html><body style="font-family:sans-serif">
+<p>${escapeHtml(intro)}</p>
+<p>Your code: <strong style="font-size:1.4em;letter-spacing:0.1em">${escapeHtml(code)}</strong></p>
+<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
+<p>The code is valid for ${escapeHtml(validity)} and can be used once. If you did not ask for it, ignore this mail.</p>
+</body></html>`;
+  return { subject, text, html };
+}
+
+export const verifyMailMessage = (code: string, link: string) =>
+  codeMail('Confirm your mail address', 'Confirm your mail address to continue.', code, link, '24 hours');
+
+export const resetPasswordMessage = (code: string, link: string) =>
+  codeMail('Reset your password', 'Someone asked to reset the password of your account.', code, link, '30 minutes');

@@ -1,0 +1,173 @@
+// Reads and validates every setting once at start. Nothing else in the service reads process.env.
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseEnv } from 'node:util';
+
+export type DatabaseSettings = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+export interface OwnerSettings {
+  username: string;
+  mail: string;
+  password: string;
+}
+
+export interface Settings {
+  port: number;
+  host: string;
+  /** Base of every link the service hands out (mails, `url` fields, texture URLs); no trailing slash. */
+  publicUrl: string;
+  dataDir: string;
+  database: DatabaseSettings;
+  jwtSecret: string;
+  jwtTtlSeconds: number;
+  /** null: mail is written as .eml files to DATA_DIR/outbox instead of being sent. */
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** null: rate limits are counted in memory. */
+  redisUrl: string | null;
+  logLevel: string;
+  owner: OwnerSettings | null;
+  /** Fastify's trustProxy: whether X-Forwarded-For names the client (behind a reverse proxy). */
+  trustProxy: boolean | string;
+}
+
+export class SettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid settings:\n  ${problems.join('\n  ')}`);
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const TTL_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
+
+/** Environment variables win over a `.env` file in the working directory. */
+export function readEnvironment(cwd = process.cwd(), env: NodeJS.ProcessEnv = process.env): Record<string, string | undefined> {
+  const dotenvPath = join(cwd, '.env');
+  const fromFile = existsSync(dotenvPath) ? parseEnv(readFileSync(dotenvPath, 'utf8')) : {};
+  return { ...fromFile, ...env };
+}
+
+/** Turns raw variables into validated settings, or throws a SettingsError naming every bad value. */
+export function parseSettings(env: Record<string, string | undefined>): Settings {
+  const problems: string[] = [];
+  const text = (name: string): string | undefined => {
+    const value = env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const bad = (name: string, why: string) => problems.push(`${name}: ${why} (got ${JSON.stringify(env[name])})`);
+
+  let port = 8080;
+  const rawPort = text('PORT');
+  if (rawPort !== undefined) {
+    port = Number(rawPort);
+    if (!/^\d+$/.test(rawPort) || port < 1 || port > 65535) bad('PORT', 'must be an integer from 1 to 65535');
+  }
+
+  const host = text('HOST') ?? '0.0.0.0';
+
+  let publicUrl = `http://localhost:${port}`;
+  const rawPublicUrl = text('PUBLIC_URL');
+  if (rawPublicUrl !== undefined) {
+    if (isHttpUrl(rawPublicUrl)) publicUrl = rawPublicUrl.replace(/\/+$/, '');
+    else bad('PUBLIC_URL', 'must be an absolute http:// or https:// URL');
+  }
+
+  const dataDir = resolve(text('DATA_DIR') ?? './data');
+
+  let database: DatabaseSettings = { kind: 'sqlite', file: join(dataDir, 'skinservice.sqlite') };
+  const rawDatabaseUrl = text('DATABASE_URL');
+  if (rawDatabaseUrl !== undefined) {
+    if (/^postgres(ql)?:\/\//.test(rawDatabaseUrl)) database = { kind: 'postgres', url: rawDatabaseUrl };
+    else if (/^sqlite:/.test(rawDatabaseUrl) && rawDatabaseUrl.replace(/^sqlite:(\/\/)?/, '') !== '') {
+      database = { kind: 'sqlite', file: resolve(rawDatabaseUrl.replace(/^sqlite:(\/\/)?/, '')) };
+    } else bad('DATABASE_URL', 'must be postgres://user@host:port/database or sqlite:path/to/file.sqlite');
+  }
+
+  const jwtSecret = text('JWT_SECRET');
+  if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) bad('JWT_SECRET', 'must be at least 32 bytes long');
+
+  let jwtTtlSeconds = 24 * 3600;
+  const rawTtl = text('JWT_TTL');
+  if (rawTtl !== undefined) {
+    const match = /^(\d+)([smhd]?)$/.exec(rawTtl);
+    if (!match) bad('JWT_TTL', 'must be a whole number of seconds, or a number followed by s, m, h or d (for example 24h)');
+    else {
+      jwtTtlSeconds = Number(match[1]) * TTL_UNITS[match[2] || 's']!;
+      if (jwtTtlSeconds < 60) bad('JWT_TTL', 'must be at least one minute');
+    }
+  }
+
+  const smtpUrl = text('SMTP_URL') ?? null;
+  if (smtpUrl !== null && !/^smtps?:\/\/[^/]+/.test(smtpUrl)) bad('SMTP_URL', 'must be smtp://host:port or smtps://user:pass@host:port');
+
+  const mailFrom = text('MAIL_FROM') ?? `Skin service <no-reply@${hostnameOf(publicUrl)}>`;
+  if (!/<?[^\s@<>]+@[^\s@<>]+>?\s*$/.test(mailFrom)) bad('MAIL_FROM', 'must be a mail address, optionally with a display name: Name <address@host>');
+
+  const redisUrl = text('REDIS_URL') ?? null;
+  if (redisUrl !== null && !/^rediss?:\/\/[^/]+/.test(redisUrl)) bad('REDIS_URL', 'must be redis://host:port or rediss://host:port');
+
+  const logLevel = text('LOG_LEVEL') ?? 'info';
+  if (!LOG_LEVELS.includes(logLevel)) bad('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+
+  let owner: OwnerSettings | null = null;
+  const ownerFields = { username: text('OWNER_USERNAME'), mail: text('OWNER_MAIL'), password: env.OWNER_PASSWORD };
+  const givenOwnerFields = Object.values(ownerFields).filter((value) => value !== undefined && value !== '').length;
+  if (givenOwnerFields === 3) owner = ownerFields as OwnerSettings;
+  else if (givenOwnerFields > 0) {
+    problems.push('OWNER_USERNAME, OWNER_MAIL, OWNER_PASSWORD: give all three to create an owner, or none');
+  }
+
+  let trustProxy: boolean | string = false;
+  const rawTrustProxy = text('TRUST_PROXY');
+  if (rawTrustProxy !== undefined) trustProxy = rawTrustProxy === 'true' ? true : rawTrustProxy === 'false' ? false : rawTrustProxy;
+
+  if (problems.length > 0) throw new SettingsError(problems);
+  return {
+    port,
+    host,
+    publicUrl,
+    dataDir,
+    database,
+    jwtSecret: jwtSecret ?? '',
+    jwtTtlSeconds,
+    smtpUrl,
+    mailFrom,
+    redisUrl,
+    logLevel,
+    owner,
+    trustProxy,
+  };
+}
+
+/** Reads the environment, validates it, and fills in the JWT secret kept in DATA_DIR when none is configured. */
+export function loadSettings(): Settings {
+  const settings = parseSettings(readEnvironment());
+  mkdirSync(settings.dataDir, { recursive: true });
+  if (settings.jwtSecret === '') settings.jwtSecret = persistentSecret(join(settings.dataDir, 'jwt-secret'));
+  return settings;
+}
+
+/** The secret survives restarts, so tokens issued before a restart stay valid. */
+function persistentSecret(file: string): string {
+  if (existsSync(file)) {
+    const stored = readFileSync(file, 'utf8').trim();
+    if (Buffer.byteLength(stored) >= 32) return stored;
+  }
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+function hostnameOf(url: string): string {
+  return new URL(url).hostname;
+}
