@@ -50,7 +50,7 @@ export class AccountService {
       throw conflict('An account with this mail already exists; log in, or reset the password');
     }
     await limiter.take(RULES.mailsPerAddress, clientAddress);
-    await limiter.take(RULES.mailsPerRecipient, key);
+    await limiter.take(RULES.mailsPerRecipient, `verify_mail:${key}`);
     const passwordHash = await hashPassword(password);
     await this.writeOrConflict(async (trx) => {
       const now = clock.now();
@@ -162,7 +162,7 @@ export class AccountService {
     if (!isPlausibleMail(rawMail.trim())) throw badRequest('Invalid email or password: mail must be a valid mail address');
     const key = mailKey(rawMail);
     await limiter.take(RULES.mailsPerAddress, clientAddress);
-    await limiter.take(RULES.mailsPerRecipient, key);
+    await limiter.take(RULES.mailsPerRecipient, `reset_password:${key}`);
     const sent = await db.transaction().execute(async (trx) => {
       const user = await trx.selectFrom('users').select(['id', 'mail', 'username']).where('mail_key', '=', key).executeTakeFirst();
       if (!user) return false;
@@ -230,8 +230,11 @@ export class AccountService {
     await this.checkCurrentPassword(caller, currentPassword);
     const key = mailKey(mail);
     if (key === caller.user.mail_key) return;
+    if (await this.deps.db.selectFrom('users').select('id').where('mail_key', '=', key).executeTakeFirst()) {
+      throw conflict('Another account has this mail address');
+    }
     await this.deps.limiter.take(RULES.mailsPerAddress, clientAddress);
-    await this.deps.limiter.take(RULES.mailsPerRecipient, key);
+    await this.deps.limiter.take(RULES.mailsPerRecipient, `verify_mail:${key}`);
     await this.writeOrConflict(async (trx) => {
       const now = this.deps.clock.now();
       await trx.updateTable('users').set({ mail, mail_key: key, mail_verify: 0, updated_at: now }).where('id', '=', caller.user.id).execute();

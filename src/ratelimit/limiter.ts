@@ -42,7 +42,7 @@ export const RULES = {
     name: 'mail-to',
     limit: 1,
     windowMs: 60_000,
-    message: 'A mail was sent to this address less than a minute ago; wait a minute before asking again',
+    message: 'A mail of this kind was sent to this address less than a minute ago; wait a minute before asking again',
   },
 } satisfies Record<string, RateRule>;
 
