@@ -17,6 +17,10 @@ await app.listen({ port: settings.port, host: settings.host });
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {
     app.log.info({ signal }, 'stopping: finishing requests in flight');
+    setTimeout(() => {
+      app.log.error('requests still in flight after 30 s: stopping anyway');
+      process.exit(1);
+    }, 30_000).unref();
     // close() stops accepting connections, waits for requests in flight, then runs the onClose hooks (database, mail).
     app.close().then(
       () => process.exit(0),

@@ -60,8 +60,8 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   let port = 8080;
   const rawPort = text('PORT');
   if (rawPort !== undefined) {
-    port = Number(rawPort);
-    if (!/^\d+$/.test(rawPort) || port < 1 || port > 65535) bad('PORT', 'must be an integer from 1 to 65535');
+    if (/^\d+$/.test(rawPort) && Number(rawPort) <= 65535) port = Number(rawPort);
+    else bad('PORT', 'must be an integer from 0 (any free port) to 65535');
   }
 
   const host = text('HOST') ?? '0.0.0.0';

@@ -17,6 +17,8 @@ export interface TestDatabase {
 }
 
 const postgresUrl = process.env.TEST_POSTGRES_URL;
+// CI sets REQUIRE_SERVICES=1: there a missing server address is a failure, not a skip.
+if (process.env.REQUIRE_SERVICES === '1' && !postgresUrl) throw new Error('REQUIRE_SERVICES=1 but TEST_POSTGRES_URL is not set');
 
 /** describe(`name [sqlite]`) and describe(`name [postgres]`); the PostgreSQL one is skipped, visibly, without a server. */
 export function describeEachDatabase(name: string, suite: (kind: DatabaseKind) => void) {

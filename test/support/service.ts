@@ -17,7 +17,7 @@ export const PUBLIC_URL = 'http://skins.test';
 
 export interface Reply {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
+  headers: Record<string, string | number | string[] | undefined>;
   body: any;
   raw: Buffer;
 }

@@ -1,0 +1,71 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { parseSettings, readEnvironment, SettingsError } from './settings.ts';
+
+const problemsOf = (env: Record<string, string>) => {
+  try {
+    parseSettings(env);
+  } catch (error) {
+    assert.ok(error instanceof SettingsError);
+    return error.problems.join('\n');
+  }
+  assert.fail('expected the settings to be refused');
+};
+
+describe('settings', () => {
+  it('has the defaults of contract section 8', () => {
+    const settings = parseSettings({});
+    assert.equal(settings.port, 8080);
+    assert.equal(settings.host, '0.0.0.0');
+    assert.equal(settings.publicUrl, 'http://localhost:8080');
+    assert.match(settings.dataDir, /data$/);
+    assert.equal(settings.database.kind, 'sqlite');
+    assert.equal(settings.jwtTtlSeconds, 86400);
+    assert.equal(settings.smtpUrl, null);
+    assert.equal(settings.redisUrl, null);
+    assert.equal(settings.owner, null);
+  });
+
+  it('reads every setting', () => {
+    const settings = parseSettings({
+      PORT: '9000',
+      PUBLIC_URL: 'https://skins.example.org/',
+      DATABASE_URL: 'postgres://app@db:5432/skins',
+      JWT_SECRET: 's'.repeat(32),
+      JWT_TTL: '2h',
+      SMTP_URL: 'smtps://user:pass@mail.example.org:465',
+      MAIL_FROM: 'Skins <skins@example.org>',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      LOG_LEVEL: 'warn',
+      OWNER_USERNAME: 'Owner',
+      OWNER_MAIL: 'owner@example.org',
+      OWNER_PASSWORD: 'owner password',
+    });
+    assert.equal(settings.port, 9000);
+    assert.equal(settings.publicUrl, 'https://skins.example.org');
+    assert.deepEqual(settings.database, { kind: 'postgres', url: 'postgres://app@db:5432/skins' });
+    assert.equal(settings.jwtTtlSeconds, 7200);
+    assert.equal(settings.smtpUrl, 'smtps://user:pass@mail.example.org:465');
+    assert.deepEqual(settings.owner, { username: 'Owner', mail: 'owner@example.org', password: 'owner password' });
+  });
+
+  it('names every bad value', () => {
+    const problems = problemsOf({ PORT: 'eighty', JWT_SECRET: 'short', JWT_TTL: 'forever', DATABASE_URL: 'mysql://x', LOG_LEVEL: 'loud' });
+    for (const name of ['PORT', 'JWT_SECRET', 'JWT_TTL', 'DATABASE_URL', 'LOG_LEVEL']) assert.match(problems, new RegExp(`^${name}:`, 'm'));
+    assert.match(problemsOf({ PUBLIC_URL: 'skins.example.org' }), /PUBLIC_URL/);
+    assert.match(problemsOf({ SMTP_URL: 'mail.example.org' }), /SMTP_URL/);
+    assert.match(problemsOf({ OWNER_USERNAME: 'Owner' }), /OWNER_USERNAME, OWNER_MAIL, OWNER_PASSWORD/);
+  });
+
+  it('reads a .env file, and the environment wins over it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'skinservice-env-'));
+    writeFileSync(join(dir, '.env'), 'PORT=9100\nLOG_LEVEL=debug\n');
+    const env = readEnvironment(dir, { LOG_LEVEL: 'error' });
+    assert.equal(env.PORT, '9100');
+    assert.equal(env.LOG_LEVEL, 'error');
+    assert.equal(readFileSync(join(dir, '.env'), 'utf8').includes('9100'), true);
+  });
+});
