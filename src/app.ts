@@ -33,14 +33,6 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     ajv: { customOptions: { removeAdditional: false, allErrors: false } },
   });
   installEnvelope(app);
-  // While stopping, answers close their connection: a keep-alive socket would otherwise hold the stop open.
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) reply.header('connection', 'close');
-  });
   // JSON is the only body type here (multipart is added per route); anything else gets 415.
   app.removeAllContentTypeParsers();
   // An empty body with a JSON content type (logout from some clients) counts as no body rather than an error.

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { recordAudit, SYSTEM } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
+import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database, UserRow } from '../database/schema.ts';
 import { forbidden, unauthorized } from '../http/envelope.ts';
 import type { Tokens } from './tokens.ts';
@@ -41,12 +42,36 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.caller;
 }
 
+/** The session named by a token, with its user and role grant: one query on every authenticated request. */
+function sessionLookup(db: Kysely<Database>) {
+  return reusableQuery(db, { sessionId: -101, userId: -102 }, ({ sessionId, userId }) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .leftJoin('role_grants', 'role_grants.user_id', 'users.id')
+      .selectAll('users')
+      .select([
+        'sessions.revoked_at as session_revoked_at',
+        'sessions.expires_at as session_expires_at',
+        'role_grants.id as grant_id',
+        'role_grants.role_level as grant_level',
+        'role_grants.expires_at as grant_expires_at',
+        'role_grants.expiry_recorded as grant_expiry_recorded',
+      ])
+      .where('sessions.id', '=', sessionId)
+      .where('sessions.user_id', '=', userId),
+  );
+}
+
+type SessionLookup = ReturnType<typeof sessionLookup>;
+
 export function installAuthentication(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens, clock: Clock) {
+  const lookup = sessionLookup(db);
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access ?? 'public';
     if (access === 'public') return;
-    const caller = await identify(request.headers.authorization, db, tokens, clock);
+    const caller = await identify(request.headers.authorization, db, lookup, tokens, clock);
     if (caller.level === LEVELS.banned) throw forbidden('This account is banned');
     if (access !== 'registering') {
       if (caller.user.username === null) throw forbidden('Finish your registration first (POST /api/home/registerfinish)');
@@ -58,27 +83,12 @@ export function installAuthentication(app: FastifyInstance, db: Kysely<Database>
   });
 }
 
-async function identify(header: string | undefined, db: Kysely<Database>, tokens: Tokens, clock: Clock): Promise<Caller> {
+async function identify(header: string | undefined, db: Kysely<Database>, lookup: SessionLookup, tokens: Tokens, clock: Clock): Promise<Caller> {
   const match = header && /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthorized('Missing token: send the header Authorization: Bearer <token from login>');
   const claims = await tokens.verify(match[1]!);
   const now = clock.now();
-  const row = await db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .leftJoin('role_grants', 'role_grants.user_id', 'users.id')
-    .selectAll('users')
-    .select([
-      'sessions.revoked_at as session_revoked_at',
-      'sessions.expires_at as session_expires_at',
-      'role_grants.id as grant_id',
-      'role_grants.role_level as grant_level',
-      'role_grants.expires_at as grant_expires_at',
-      'role_grants.expiry_recorded as grant_expiry_recorded',
-    ])
-    .where('sessions.id', '=', claims.sessionId)
-    .where('sessions.user_id', '=', claims.userId)
-    .executeTakeFirst();
+  const [row] = await lookup({ sessionId: claims.sessionId, userId: claims.userId });
   if (!row || row.session_revoked_at !== null || row.session_expires_at <= now) {
     throw unauthorized('This token was revoked (logged out or password changed); log in again');
   }

@@ -28,7 +28,29 @@ export function openDatabase(settings: DatabaseSettings): Kysely<Database> {
   connection.pragma('busy_timeout = 5000');
   // WAL makes NORMAL durable across application crashes; only a power loss may drop the last commits.
   connection.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+}
+
+/**
+ * Kysely prepares every query anew; preparing costs far more than running a small query (measured: 99 us against
+ * 11 us for the session lookup). Statements are reused by SQL text. Kysely runs one query at a time on the
+ * connection, so a cached statement is never in use twice.
+ */
+function withStatementCache(connection: SQLite.Database) {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    close: () => connection.close(),
+    prepare(sqlText: string) {
+      let statement = statements.get(sqlText);
+      if (!statement) {
+        // Query shapes are few (lists vary in length at most); the bound only guards against a pathological caller.
+        if (statements.size >= 1000) statements.clear();
+        statement = connection.prepare(sqlText);
+        statements.set(sqlText, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 /** Applies every pending migration; Kysely's migration lock makes concurrent starts safe. */

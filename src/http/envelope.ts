@@ -84,6 +84,19 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
  * Call it before any route is registered, so the 405 check sees every route.
  */
 export function installEnvelope(app: FastifyInstance) {
+  // While stopping, answers close their connection: a keep-alive socket would otherwise hold the stop open.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  // Callback style rather than async: this runs on every response, and the promise machinery costs measurably.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('x-request-id', request.id);
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
+  });
+
   const knownPaths = FindMyWay({ caseSensitive: true, ignoreTrailingSlash: false });
   const methodsByPath = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
@@ -97,9 +110,6 @@ export function installEnvelope(app: FastifyInstance) {
     for (const method of methods) allowed.add(method);
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;

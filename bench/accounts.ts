@@ -1,0 +1,62 @@
+// Issue 2's figures: logins per second against the raw argon2id verify rate, and GET /api/home against a bare route.
+import { cpus } from 'node:os';
+import { verify } from '@node-rs/argon2';
+import { hashPassword } from '../src/accounts/passwords.ts';
+import { load, rate, startServerProcess } from './lib.ts';
+
+const OWNER = { OWNER_USERNAME: 'BenchOwner', OWNER_MAIL: 'bench@example.org', OWNER_PASSWORD: 'bench password' };
+// Enough logins in flight to keep every argon2 thread busy (libuv's pool has 4 threads by default).
+const HASH_CONCURRENCY = 4;
+// More clients than threads, so that the pool always has the next login queued while one is being answered.
+const LOGIN_CONNECTIONS = 16;
+
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  reference?: { name: string; value: number };
+  target?: string;
+}
+
+export async function runAccountBench(seconds = 5): Promise<Figure[]> {
+  const stored = await hashPassword(OWNER.OWNER_PASSWORD);
+  const rawVerifies = await rate(() => verify(stored, OWNER.OWNER_PASSWORD), HASH_CONCURRENCY, seconds);
+
+  const server = await startServerProcess('src/main.ts', OWNER);
+  const bare = await startServerProcess('bench/bare-server.ts');
+  try {
+    const loginBody = JSON.stringify({ username: OWNER.OWNER_USERNAME, password: OWNER.OWNER_PASSWORD });
+    const json = { 'content-type': 'application/json' };
+    const logins = await load({ url: `${server.url}/api/auth/login`, method: 'POST', headers: json, body: loginBody, connections: LOGIN_CONNECTIONS, seconds });
+    if (logins.errors > 0) throw new Error(`${logins.errors} logins failed during the benchmark`);
+
+    const token = ((await (await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: json, body: loginBody })).json()) as { data: { jwt: string } }).data.jwt;
+    const home = await load({ url: `${server.url}/api/home`, headers: { authorization: `Bearer ${token}` }, seconds });
+    if (home.errors > 0) throw new Error(`${home.errors} GET /api/home requests failed during the benchmark`);
+    const bareRoute = await load({ url: `${bare.url}/bare`, seconds });
+
+    return [
+      { name: 'argon2id verify (in-process, raw)', value: rawVerifies, unit: 'op/s' },
+      {
+        name: 'POST /api/auth/login',
+        value: logins.requestsPerSecond,
+        unit: 'req/s',
+        reference: { name: 'raw argon2id verify', value: rawVerifies },
+        target: '>= 85%',
+      },
+      { name: 'bare Fastify route', value: bareRoute.requestsPerSecond, unit: 'req/s' },
+      {
+        name: 'GET /api/home',
+        value: home.requestsPerSecond,
+        unit: `req/s (p99 ${home.p99Ms} ms)`,
+        reference: { name: 'bare Fastify route', value: bareRoute.requestsPerSecond },
+        target: '>= 50%',
+      },
+    ];
+  } finally {
+    await server.stop();
+    await bare.stop();
+  }
+}
+
+export const machine = () => `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`;
