@@ -4,17 +4,24 @@ import { Redis } from 'ioredis';
 import { join } from 'node:path';
 import { installAuthentication } from './accounts/authenticate.ts';
 import { MailCodes } from './accounts/codes.ts';
+import { Profiles } from './accounts/profile.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { AccountService } from './accounts/service.ts';
 import { Tokens } from './accounts/tokens.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { migrateToLatest, openDatabase } from './database/connect.ts';
 import { healthRoutes } from './health/routes.ts';
+import { imageRoutes } from './images/routes.ts';
+import { ImageService } from './images/service.ts';
 import { installEnvelope, newRequestId } from './http/envelope.ts';
 import { DEFAULT_MAIL_WORKER_OPTIONS, MailWorker, type MailWorkerOptions } from './mail/outbox.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './ratelimit/limiter.ts';
 import type { Settings } from './settings.ts';
+import { TextureLibrary } from './textures/library.ts';
+import { textureRoutes } from './textures/routes.ts';
+import { DatabaseTextureStore, FileTextureStore } from './textures/store.ts';
+import { Wardrobe } from './textures/wardrobe.ts';
 
 export interface AppOptions {
   clock?: Clock;
@@ -78,8 +85,18 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     app.log.info({ username: settings.owner.username }, outcome === 'created' ? 'owner account created' : 'owner account exists');
   }
 
+  const store = settings.textureStore === 'database' ? new DatabaseTextureStore(db) : new FileTextureStore(join(settings.dataDir, 'textures'));
+  // A quarter of the budget for decoded textures and texture files, the rest for rendered images.
+  const library = new TextureLibrary(db, store, clock, settings.renderCacheBytes / 4);
+  const swept = await library.sweep();
+  if (swept > 0) app.log.info({ removed: swept }, 'removed textures nothing refers to');
+  const wardrobe = new Wardrobe(db, library, clock, settings.publicUrl, settings.maxSkinWidth);
+  const images = new ImageService(db, library, settings.publicUrl, (settings.renderCacheBytes * 3) / 4);
+
   installAuthentication(app, db, tokens, clock);
   healthRoutes(app, db);
-  accountRoutes(app, accounts);
+  accountRoutes(app, accounts, new Profiles(db), wardrobe);
+  await textureRoutes(app, wardrobe, settings.maxTextureBytes);
+  imageRoutes(app, images);
   return app;
 }

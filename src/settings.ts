@@ -30,6 +30,14 @@ export interface Settings {
   owner: OwnerSettings | null;
   /** Fastify's trustProxy: whether X-Forwarded-For names the client (behind a reverse proxy). */
   trustProxy: boolean | string;
+  /** files: DATA_DIR/textures; database: the textures table (several instances on one PostgreSQL). */
+  textureStore: 'files' | 'database';
+  /** Largest texture upload accepted, in bytes. */
+  maxTextureBytes: number;
+  /** Widest skin (and cape) accepted, in pixels; a multiple of 64. */
+  maxSkinWidth: number;
+  /** Memory for rendered images and decoded textures, in bytes. */
+  renderCacheBytes: number;
 }
 
 export class SettingsError extends Error {
@@ -56,13 +64,15 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     return value === undefined || value === '' ? undefined : value;
   };
   const bad = (name: string, why: string) => problems.push(`${name}: ${why} (got ${JSON.stringify(env[name])})`);
+  const wholeNumber = (name: string, fallback: number, min: number, max: number) => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    if (/^\d+$/.test(raw) && Number(raw) >= min && Number(raw) <= max) return Number(raw);
+    bad(name, `must be a whole number from ${min} to ${max}`);
+    return fallback;
+  };
 
-  let port = 8080;
-  const rawPort = text('PORT');
-  if (rawPort !== undefined) {
-    if (/^\d+$/.test(rawPort) && Number(rawPort) <= 65535) port = Number(rawPort);
-    else bad('PORT', 'must be an integer from 0 (any free port) to 65535');
-  }
+  const port = wholeNumber('PORT', 8080, 0, 65535);
 
   const host = text('HOST') ?? '0.0.0.0';
 
@@ -122,6 +132,14 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   const rawTrustProxy = text('TRUST_PROXY');
   if (rawTrustProxy !== undefined) trustProxy = rawTrustProxy === 'true' ? true : rawTrustProxy === 'false' ? false : rawTrustProxy;
 
+  const textureStore = text('TEXTURE_STORE') ?? 'files';
+  if (textureStore !== 'files' && textureStore !== 'database') bad('TEXTURE_STORE', 'must be files or database');
+
+  const maxTextureBytes = wholeNumber('MAX_TEXTURE_BYTES', 1024 * 1024, 1024, 16 * 1024 * 1024);
+  const maxSkinWidth = wholeNumber('MAX_SKIN_WIDTH', 1024, 64, 4096);
+  if (maxSkinWidth % 64 !== 0) bad('MAX_SKIN_WIDTH', 'must be a multiple of 64');
+  const renderCacheBytes = wholeNumber('RENDER_CACHE_MB', 64, 1, 16 * 1024) * 1024 * 1024;
+
   if (problems.length > 0) throw new SettingsError(problems);
   return {
     port,
@@ -137,6 +155,10 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     logLevel,
     owner,
     trustProxy,
+    textureStore: textureStore as Settings['textureStore'],
+    maxTextureBytes,
+    maxSkinWidth,
+    renderCacheBytes,
   };
 }
 

@@ -15,7 +15,7 @@ describe('the service process', () => {
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const code = await new Promise((resolve) => child.on('exit', resolve));
     assert.equal(code, 1);
-    assert.match(stderr, /PORT: must be an integer/);
+    assert.match(stderr, /PORT: must be a whole number/);
   });
 
   it('starts on the embedded default and finishes a request in flight on SIGTERM', async () => {

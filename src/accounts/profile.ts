@@ -1,12 +1,16 @@
 // The user detail shape of interface.md 2.4, shared by GET /api/home and the admin user view.
-import type { UserRow } from '../database/schema.ts';
+import type { Kysely } from 'kysely';
+import { reusableQuery } from '../database/reusable-query.ts';
+import type { Database, UserRow } from '../database/schema.ts';
 
 export interface UserDetail {
   Username: string;
   Uuid: string;
   Mail: string;
   Mail_verify: number;
+  /** Numeric id of the selected cape (interface.md types it as an integer); 0 when none. */
   Selected_Cape: number;
+  /** UUID of the selected skin; "" when none. */
   Selected_Skin: string;
   PermLvl: number;
   Capes: { Id: string; Name: string }[];
@@ -14,24 +18,6 @@ export interface UserDetail {
   Discord_integration: boolean;
   Discord: { userid: string; username: string; avatar: string };
   Mail_verification: number;
-}
-
-/** `level` is the effective level (perms raised by a role grant), which is what a client acts on. */
-export function userDetail(user: UserRow, level: number): UserDetail {
-  return {
-    Username: user.username ?? '',
-    Uuid: user.uuid ?? '',
-    Mail: user.mail,
-    Mail_verify: user.mail_verify,
-    Selected_Cape: 0,
-    Selected_Skin: '',
-    PermLvl: level,
-    Capes: [],
-    Skins: [],
-    Discord_integration: user.dsid !== null,
-    Discord: { userid: user.dsid ?? '', username: user.discord_username ?? '', avatar: user.discord_avatar ?? '' },
-    Mail_verification: user.mail_verification,
-  };
 }
 
 export const userDetailSchema = {
@@ -54,3 +40,47 @@ export const userDetailSchema = {
     Mail_verification: { type: 'integer' },
   },
 } as const;
+
+export class Profiles {
+  // Run on every GET /api/home: compiled once (see reusable-query.ts).
+  private readonly skinsOf;
+  private readonly capesOf;
+
+  constructor(db: Kysely<Database>) {
+    this.skinsOf = reusableQuery(db, { userId: -201 }, ({ userId }) =>
+      db
+        .selectFrom('skins')
+        .leftJoin('capes', 'capes.id', 'skins.cape_id')
+        .select(['skins.id', 'skins.uuid', 'skins.name', 'capes.uuid as cape_uuid'])
+        .where('skins.user_id', '=', userId)
+        .orderBy('skins.id'),
+    );
+    this.capesOf = reusableQuery(db, { userId: -202 }, ({ userId }) =>
+      db
+        .selectFrom('capes')
+        .innerJoin('cape_owners', 'cape_owners.cape_id', 'capes.id')
+        .select(['capes.id', 'capes.uuid', 'capes.name'])
+        .where('cape_owners.user_id', '=', userId)
+        .orderBy('capes.id'),
+    );
+  }
+
+  /** `level` is the effective level (perms raised by a role grant), which is what a client acts on. */
+  async detail(user: UserRow, level: number): Promise<UserDetail> {
+    const [skins, capes] = await Promise.all([this.skinsOf({ userId: user.id }), this.capesOf({ userId: user.id })]);
+    return {
+      Username: user.username ?? '',
+      Uuid: user.uuid ?? '',
+      Mail: user.mail,
+      Mail_verify: user.mail_verify,
+      Selected_Cape: capes.find((cape) => cape.id === user.selected_cape_id)?.id ?? 0,
+      Selected_Skin: skins.find((skin) => skin.id === user.selected_skin_id)?.uuid ?? '',
+      PermLvl: level,
+      Capes: capes.map((cape) => ({ Id: cape.uuid, Name: cape.name })),
+      Skins: skins.map((skin) => ({ uuid: skin.uuid, name: skin.name, cloak_id: skin.cape_uuid ?? '' })),
+      Discord_integration: user.dsid !== null,
+      Discord: { userid: user.dsid ?? '', username: user.discord_username ?? '', avatar: user.discord_avatar ?? '' },
+      Mail_verification: user.mail_verification,
+    };
+  }
+}

@@ -2,7 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import { envelopeSchema, ok } from '../http/envelope.ts';
 import { callerOf } from './authenticate.ts';
-import { userDetail, userDetailSchema } from './profile.ts';
+import type { Wardrobe } from '../textures/wardrobe.ts';
+import { userDetailSchema, type Profiles } from './profile.ts';
 import type { AccountService } from './service.ts';
 
 const text = { type: 'string', maxLength: 1024 } as const;
@@ -10,7 +11,7 @@ const bodyOf = (...fields: string[]) =>
   ({ type: 'object', required: fields, properties: Object.fromEntries(fields.map((field) => [field, text])) }) as const;
 const emptyEnvelope = { 200: envelopeSchema() };
 
-export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
+export function accountRoutes(app: FastifyInstance, accounts: AccountService, profiles: Profiles, wardrobe: Wardrobe) {
   app.post<{ Body: { mail: string; password: string } }>(
     '/api/auth/register',
     { schema: { body: bodyOf('mail', 'password'), response: emptyEnvelope } },
@@ -74,10 +75,10 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
 
   app.get('/api/home', { config: { access: 'registering' }, schema: { response: { 200: envelopeSchema(userDetailSchema) } } }, async (request) => {
     const caller = callerOf(request);
-    return ok(userDetail(caller.user, caller.level));
+    return ok(await profiles.detail(caller.user, caller.level));
   });
 
-  app.patch<{ Body: { password?: string; mail?: string; current_password?: string } }>(
+  app.patch<{ Body: { password?: string; mail?: string; current_password?: string; selected_skin?: string; selected_cape?: string } }>(
     '/api/home',
     {
       config: { access: 'player' },
@@ -86,19 +87,20 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService) {
           type: 'object',
           additionalProperties: false,
           minProperties: 1,
-          properties: { password: text, mail: text, current_password: text },
+          properties: { password: text, mail: text, current_password: text, selected_skin: text, selected_cape: text },
         },
         response: { 200: envelopeSchema(userDetailSchema) },
       },
     },
     async (request) => {
       const caller = callerOf(request);
-      const { password, mail, current_password } = request.body;
+      const { password, mail, current_password, selected_skin, selected_cape } = request.body;
+      if (selected_skin !== undefined || selected_cape !== undefined) await wardrobe.select(caller, { selected_skin, selected_cape });
       if (mail !== undefined) await accounts.changeMail(caller, current_password, mail, request.ip);
       if (password !== undefined) await accounts.changePassword(caller, current_password, password);
       const user = await accounts.reload(caller.user.id);
       const message = password !== undefined ? 'Saved; your password changed, so log in again' : mail !== undefined ? 'Saved; confirm the new mail address with the code we sent' : 'Saved';
-      return ok(userDetail(user, caller.level), message);
+      return ok(await profiles.detail(user, caller.level), message);
     },
   );
 }

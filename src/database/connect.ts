@@ -6,6 +6,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration }
 import pg from 'pg';
 import type { DatabaseSettings } from '../settings.ts';
 import * as accounts from './migrations/001_accounts.ts';
+import * as textures from './migrations/002_textures.ts';
 import type { Database } from './schema.ts';
 
 // int8 (bigint: millisecond times, COUNT(*)) would arrive as strings; every value we store fits a double.
@@ -13,6 +14,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
 
 const MIGRATIONS: Record<string, Migration> = {
   '001_accounts': accounts,
+  '002_textures': textures,
 };
 
 export function openDatabase(settings: DatabaseSettings): Kysely<Database> {

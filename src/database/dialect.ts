@@ -18,3 +18,6 @@ export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
+
+/** The column type for raw bytes. */
+export const bytesType = (db: Kysely<unknown>) => (isPostgres(db) ? 'bytea' : 'blob');

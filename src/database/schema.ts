@@ -26,6 +26,8 @@ export interface UsersTable {
   hwid_id: string | null;
   created_at: number;
   updated_at: number;
+  selected_skin_id: number | null;
+  selected_cape_id: number | null;
 }
 
 export interface SessionsTable {
@@ -93,6 +95,44 @@ export interface MailOutboxTable {
   last_error: string | null;
 }
 
+export interface TexturesTable {
+  /** SHA-256 (hex) of the canonical PNG: the texture's address. */
+  digest: string;
+  width: number;
+  height: number;
+  byte_size: number;
+  /** The PNG itself with TEXTURE_STORE=database; null with the file store. */
+  data: Buffer | null;
+  created_at: number;
+}
+
+export interface SkinsTable {
+  id: Generated<number>;
+  uuid: string;
+  user_id: number;
+  name: string;
+  slim: number;
+  hd: number;
+  texture_digest: string;
+  /** The cape shown with this skin (cloak_id), when the owner has that cape. */
+  cape_id: number | null;
+  created_at: number;
+}
+
+export interface CapesTable {
+  id: Generated<number>;
+  uuid: string;
+  name: string;
+  texture_digest: string;
+  created_at: number;
+}
+
+export interface CapeOwnersTable {
+  cape_id: number;
+  user_id: number;
+  granted_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -100,6 +140,10 @@ export interface Database {
   role_grants: RoleGrantsTable;
   audit_log: AuditLogTable;
   mail_outbox: MailOutboxTable;
+  textures: TexturesTable;
+  skins: SkinsTable;
+  capes: CapesTable;
+  cape_owners: CapeOwnersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

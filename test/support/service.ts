@@ -11,6 +11,7 @@ import { openDatabase } from '../../src/database/connect.ts';
 import type { Database } from '../../src/database/schema.ts';
 import type { Settings } from '../../src/settings.ts';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.ts';
+import { multipartBody, type FormFile } from './multipart.ts';
 import { codeIn, mailTo, startSmtpServer, type Mailbox } from './smtp.ts';
 
 export const PUBLIC_URL = 'http://skins.test';
@@ -38,6 +39,8 @@ export interface TestService {
   /** A connection of the test's own to the service's database, to check what was (not) written. */
   db: Kysely<Database>;
   call(method: string, url: string, options?: CallOptions): Promise<Reply>;
+  /** A multipart/form-data POST, as a browser form sends it. */
+  upload(url: string, token: string | undefined, fields: Record<string, string | string[]>, files: FormFile[]): Promise<Reply>;
   /** Registration steps 1-3 through the API, reading the code from the mail; returns a logged-in player. */
   registerPlayer(input?: { mail?: string; username?: string; password?: string }): Promise<{ token: string; mail: string; username: string; password: string }>;
   close(): Promise<void>;
@@ -69,6 +72,10 @@ export function testSettings(overrides: Partial<Settings>): Settings {
     logLevel: 'silent',
     owner: null,
     trustProxy: false,
+    textureStore: 'files',
+    maxTextureBytes: 1024 * 1024,
+    maxSkinWidth: 1024,
+    renderCacheBytes: 16 * 1024 * 1024,
     ...overrides,
   };
 }
@@ -102,6 +109,17 @@ export async function startService(kind: DatabaseKind, options: ServiceOptions =
     return { status: response.statusCode, headers: response.headers, body: isJson ? response.json() : undefined, raw: response.rawPayload };
   };
 
+  const upload: TestService['upload'] = async (url, token, fields, files) => {
+    const { payload, contentType } = multipartBody(fields, files);
+    const response = await app.inject({
+      method: 'POST',
+      url,
+      payload,
+      headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
+    return { status: response.statusCode, headers: response.headers, body: response.json(), raw: response.rawPayload };
+  };
+
   const registerPlayer: TestService['registerPlayer'] = async (input = {}) => {
     const username = input.username ?? uniqueName();
     const mail = input.mail ?? `${username.toLowerCase()}@example.org`;
@@ -128,6 +146,7 @@ export async function startService(kind: DatabaseKind, options: ServiceOptions =
     mailbox,
     db,
     call,
+    upload,
     registerPlayer,
     async close() {
       await app.close();

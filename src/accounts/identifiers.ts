@@ -1,0 +1,30 @@
+// How paths name users and textures (contract section 4): a numeric user id, a UUID (with or without dashes,
+// any letter case), or a username.
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../database/schema.ts';
+import { notFound } from '../http/envelope.ts';
+import { usernameKey } from './rules.ts';
+
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/** The UUID in its stored form (lower case with dashes), or null when `value` is not a UUID. */
+export function normalizeUuid(value: string): string | null {
+  if (!UUID.test(value)) return null;
+  const hex = value.replace(/-/g, '').toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** The user an admin path names, or a 404 naming the identifier. */
+export async function userByIdentifier(db: Executor, identifier: string) {
+  const uuid = normalizeUuid(identifier);
+  const query = db.selectFrom('users').selectAll();
+  const user = /^\d{1,15}$/.test(identifier)
+    ? await query.where('id', '=', Number(identifier)).executeTakeFirst()
+    : uuid
+      ? await query.where('uuid', '=', uuid).executeTakeFirst()
+      : await query.where('username_key', '=', usernameKey(identifier)).executeTakeFirst();
+  if (!user) throw notFound(`No user ${identifier}`);
+  return user;
+}

@@ -1,0 +1,20 @@
+// Every admin list takes `limit` (default 100, at most 1000) and `offset`, keeps `data` an array, and sends the
+// total in an X-Total-Count header (contract section 5).
+import type { FastifyReply } from 'fastify';
+
+export interface PageQuery {
+  limit: number;
+  offset: number;
+}
+
+export const pageQuerySchema = {
+  type: 'object',
+  properties: {
+    limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
+    offset: { type: 'integer', minimum: 0, default: 0 },
+  },
+} as const;
+
+export function withTotal(reply: FastifyReply, total: number) {
+  reply.header('x-total-count', String(total));
+}

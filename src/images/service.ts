@@ -1,0 +1,181 @@
+// Serves the launcher document, texture files and renders (interface.md 4.3, contract sections 4 and 7).
+// Every image is addressed by what it shows (texture digests and render parameters): that is its ETag and its
+// cache key, so a popular head is rendered once and revalidated with a 304.
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { normalizeUuid } from '../accounts/identifiers.ts';
+import { usernameKey } from '../accounts/rules.ts';
+import { reusableQuery } from '../database/reusable-query.ts';
+import type { Database } from '../database/schema.ts';
+import { notFound } from '../http/envelope.ts';
+import { defaultSkin } from '../rendering/default-skin.ts';
+import { encodePng, type RgbaImage } from '../rendering/png.ts';
+import { renderImage, type RenderType, type RenderView } from '../rendering/render.ts';
+import { digestOf } from '../textures/canonical.ts';
+import type { TextureLibrary } from '../textures/library.ts';
+import { ByteBudgetCache } from './byte-budget-cache.ts';
+
+/** What an image path names: the textures to draw. A null skin means the player has none (default skin). */
+interface Wearing {
+  playerUuid: string | null;
+  skin: { digest: string; slim: boolean } | null;
+  cape: { digest: string } | null;
+}
+
+export interface ImageResult {
+  png: Buffer;
+  etag: string;
+}
+
+export interface LauncherDocument {
+  SKIN?: { url: string; digest: string; metadata?: { model: 'slim' } };
+  CAPE?: { url: string; digest: string };
+}
+
+const DEFAULT_SKIN_KEY = { false: 'default-classic', true: 'default-slim' };
+
+export class ImageService {
+  private readonly renders: ByteBudgetCache<Buffer>;
+  private readonly defaultSkins: Record<'true' | 'false', { image: RgbaImage; png: Buffer; digest: string }>;
+  private readonly playerByUuid;
+  private readonly playerByUsername;
+  private readonly skinByUuid;
+  private readonly capeByUuid;
+
+  constructor(
+    db: Kysely<Database>,
+    private readonly library: TextureLibrary,
+    private readonly publicUrl: string,
+    cacheBytes: number,
+  ) {
+    this.renders = new ByteBudgetCache(cacheBytes);
+    const prepareDefault = (slim: boolean) => {
+      const image = defaultSkin(slim);
+      const png = encodePng(image);
+      return { image, png, digest: digestOf(png) };
+    };
+    this.defaultSkins = { false: prepareDefault(false), true: prepareDefault(true) };
+
+    // The skin's own linked cape (cloak_id) wins over the player's selected cape: linking one means "wear it with this skin".
+    const playerQuery = (filter: 'uuid' | 'username_key', placeholder: string) =>
+      reusableQuery(db, { key: placeholder }, ({ key }) =>
+        db
+          .selectFrom('users')
+          .leftJoin('skins', 'skins.id', 'users.selected_skin_id')
+          .leftJoin('capes as linked', 'linked.id', 'skins.cape_id')
+          .leftJoin('capes as selected', 'selected.id', 'users.selected_cape_id')
+          .select(['users.uuid', 'skins.texture_digest as skin_digest', 'skins.slim', 'linked.texture_digest as linked_cape', 'selected.texture_digest as selected_cape'])
+          .where(`users.${filter}`, '=', key)
+          .where('users.uuid', 'is not', null),
+      );
+    this.playerByUuid = playerQuery('uuid', '\u0000player-uuid');
+    this.playerByUsername = playerQuery('username_key', '\u0000player-name');
+    this.skinByUuid = reusableQuery(db, { key: '\u0000skin-uuid' }, ({ key }) =>
+      db
+        .selectFrom('skins')
+        .leftJoin('capes', 'capes.id', 'skins.cape_id')
+        .select(['skins.texture_digest', 'skins.slim', 'capes.texture_digest as cape_digest'])
+        .where('skins.uuid', '=', key),
+    );
+    this.capeByUuid = reusableQuery(db, { key: '\u0000cape-uuid' }, ({ key }) =>
+      db.selectFrom('capes').select('texture_digest').where('uuid', '=', key),
+    );
+  }
+
+  /** A player (UUID or username) or a skin UUID. */
+  private async wearing(identifier: string): Promise<Wearing | null> {
+    const uuid = normalizeUuid(identifier);
+    const [player] = uuid ? await this.playerByUuid({ key: uuid }) : await this.playerByUsername({ key: usernameKey(identifier) });
+    if (player) {
+      const capeDigest = player.linked_cape ?? player.selected_cape;
+      return {
+        playerUuid: player.uuid,
+        skin: player.skin_digest ? { digest: player.skin_digest, slim: player.slim === 1 } : null,
+        cape: capeDigest ? { digest: capeDigest } : null,
+      };
+    }
+    if (!uuid) return null;
+    const [skin] = await this.skinByUuid({ key: uuid });
+    if (!skin) return null;
+    return { playerUuid: null, skin: { digest: skin.texture_digest, slim: skin.slim === 1 }, cape: skin.cape_digest ? { digest: skin.cape_digest } : null };
+  }
+
+  private async mustWear(identifier: string): Promise<Wearing> {
+    const wearing = await this.wearing(identifier);
+    if (!wearing) throw notFound(`No player or skin ${identifier}`);
+    return wearing;
+  }
+
+  private async capeDigest(identifier: string): Promise<string | null> {
+    const uuid = normalizeUuid(identifier);
+    if (!uuid) return null;
+    const [cape] = await this.capeByUuid({ key: uuid });
+    return cape?.texture_digest ?? null;
+  }
+
+  async launcherDocument(identifier: string): Promise<LauncherDocument> {
+    const wearing = await this.mustWear(identifier);
+    const path = wearing.playerUuid ?? identifier;
+    const document: LauncherDocument = {};
+    if (wearing.skin) {
+      document.SKIN = { url: `${this.publicUrl}/api/skin/cloak/${path}`, digest: wearing.skin.digest };
+      if (wearing.skin.slim) document.SKIN.metadata = { model: 'slim' };
+    }
+    if (wearing.cape) document.CAPE = { url: `${this.publicUrl}/api/skin/standart/cape/${path}`, digest: wearing.cape.digest };
+    return document;
+  }
+
+  /** `/api/skin/cloak/:id`: a cape UUID is the cloak image; anything else is a player (or skin) and its skin file. */
+  async cloakPath(identifier: string, type: RenderType, size: number): Promise<ImageResult> {
+    const capeDigest = await this.capeDigest(identifier);
+    if (capeDigest) return this.render('cloak', type, size, { playerUuid: null, skin: null, cape: { digest: capeDigest } });
+    return this.skinFile(identifier);
+  }
+
+  /** The skin texture a player wears (the default skin when they have none) or that a skin UUID names. */
+  async skinFile(identifier: string): Promise<ImageResult> {
+    const wearing = await this.mustWear(identifier);
+    if (wearing.skin) return { png: await this.library.png(wearing.skin.digest), etag: `"${wearing.skin.digest}"` };
+    const fallback = this.defaultSkins[defaultModelIsSlim(wearing.playerUuid) ? 'true' : 'false'];
+    return { png: fallback.png, etag: `"${fallback.digest}"` };
+  }
+
+  /** `/api/skin/standart/cape/:uuid`: a cape UUID, or the cape a player (or skin) wears. */
+  async capeFile(identifier: string): Promise<ImageResult> {
+    const digest = (await this.capeDigest(identifier)) ?? (await this.mustWear(identifier)).cape?.digest;
+    if (!digest) throw notFound(`${identifier} wears no cape`);
+    return { png: await this.library.png(digest), etag: `"${digest}"` };
+  }
+
+  async playerImage(view: 'head' | 'body', identifier: string, type: RenderType, size: number): Promise<ImageResult> {
+    return this.render(view, type, size, await this.mustWear(identifier));
+  }
+
+  private async render(view: RenderView, type: RenderType, size: number, wearing: Wearing): Promise<ImageResult> {
+    const slim = wearing.skin?.slim ?? defaultModelIsSlim(wearing.playerUuid);
+    const skinKey = wearing.skin?.digest ?? DEFAULT_SKIN_KEY[`${slim}`];
+    // Only the cloak views show the cape; a cape change must not invalidate heads and bodies.
+    const capeKey = view === 'cloak' ? wearing.cape?.digest : undefined;
+    const key = `${view}/${type}/${size}/${skinKey}/${slim ? 'slim' : 'classic'}/${capeKey ?? '-'}`;
+    const etag = `"${createHash('sha1').update(key).digest('base64url')}"`;
+    const cached = this.renders.get(key);
+    if (cached) return { png: cached, etag };
+    const skin = wearing.skin ? await this.library.image(wearing.skin.digest) : this.defaultSkins[`${slim}`].image;
+    const cape = capeKey ? await this.library.image(capeKey) : undefined;
+    const png = renderImage({ view, type, size, skin, slim, cape });
+    this.renders.set(key, png);
+    return { png, etag };
+  }
+}
+
+/**
+ * Which default model a player without a skin gets, decided by their UUID as the game does it (the parity of the
+ * UUID's 32-bit words XORed together), so a player keeps the same default everywhere.
+ */
+function defaultModelIsSlim(playerUuid: string | null): boolean {
+  if (!playerUuid) return false;
+  const hex = playerUuid.replace(/-/g, '');
+  let folded = 0;
+  for (let word = 0; word < 4; word += 1) folded ^= Number.parseInt(hex.slice(word * 8, word * 8 + 8), 16);
+  return (folded & 1) === 1;
+}

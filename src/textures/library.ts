@@ -1,0 +1,116 @@
+// Texture rows and bytes together, so that neither exists without the other:
+// bytes are written before the row commits, and removed only after the last row referring to them is gone.
+import type { Kysely, Transaction } from 'kysely';
+import type { Clock } from '../clock.ts';
+import type { Database } from '../database/schema.ts';
+import { ByteBudgetCache } from '../images/byte-budget-cache.ts';
+import { decodePng, type RgbaImage } from '../rendering/png.ts';
+import type { CanonicalTexture } from './canonical.ts';
+import type { TextureStore } from './store.ts';
+
+interface CachedImage {
+  image: RgbaImage;
+  byteLength: number;
+}
+
+export class TextureLibrary {
+  private readonly pngs: ByteBudgetCache<Buffer>;
+  private readonly images: ByteBudgetCache<CachedImage>;
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly store: TextureStore,
+    private readonly clock: Clock,
+    cacheBytes: number,
+  ) {
+    this.pngs = new ByteBudgetCache(cacheBytes / 4);
+    this.images = new ByteBudgetCache(cacheBytes);
+  }
+
+  /** Runs `work` in a transaction in which `texture` exists; its bytes are durable before the commit. */
+  async withTexture<T>(texture: CanonicalTexture, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    await this.store.write(texture.digest, texture.png);
+    const result = await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('textures')
+        .values({
+          digest: texture.digest,
+          width: texture.image.width,
+          height: texture.image.height,
+          byte_size: texture.png.length,
+          data: this.store.inDatabase ? texture.png : null,
+          created_at: this.clock.now(),
+        })
+        .onConflict((conflict) => conflict.column('digest').doNothing())
+        .execute();
+      return work(trx);
+    });
+    // A delete that committed between our write and our commit may have removed the bytes; put them back.
+    await this.store.write(texture.digest, texture.png);
+    return result;
+  }
+
+  /**
+   * Runs `work` in a transaction; `work` returns the digests whose references it removed. Those no skin or cape
+   * refers to any more are deleted with the transaction, and their bytes after it.
+   */
+  async releasing<T>(work: (trx: Transaction<Database>) => Promise<{ result: T; released: string[] }>): Promise<T> {
+    const { result, unused } = await this.db.transaction().execute(async (trx) => {
+      const { result, released } = await work(trx);
+      const unused: string[] = [];
+      for (const digest of new Set(released)) if (await this.deleteRowIfUnused(trx, digest)) unused.push(digest);
+      return { result, unused };
+    });
+    for (const digest of unused) await this.removeBytesIfRowGone(digest);
+    return result;
+  }
+
+  async png(digest: string): Promise<Buffer> {
+    const cached = this.pngs.get(digest);
+    if (cached) return cached;
+    const png = await this.store.read(digest);
+    if (!png) throw new Error(`texture ${digest} has a row but no bytes`);
+    this.pngs.set(digest, png);
+    return png;
+  }
+
+  /** The decoded texture; decoding happens once per texture while it stays in the cache. */
+  async image(digest: string): Promise<RgbaImage> {
+    const cached = this.images.get(digest);
+    if (cached) return cached.image;
+    const image = decodePng(await this.png(digest));
+    this.images.set(digest, { image, byteLength: image.data.byteLength });
+    return image;
+  }
+
+  /** Deletes rows nothing refers to and bytes no row refers to; run at start to clean up after a crash. */
+  async sweep(): Promise<number> {
+    const unreferenced = await this.db
+      .selectFrom('textures')
+      .select('digest')
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('skins').select('skins.id').whereRef('skins.texture_digest', '=', 'textures.digest'))),
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('capes').select('capes.id').whereRef('capes.texture_digest', '=', 'textures.digest'))),
+      )
+      .execute();
+    for (const { digest } of unreferenced) await this.releasing(async () => ({ result: null, released: [digest] }));
+    const live = new Set((await this.db.selectFrom('textures').select('digest').execute()).map((row) => row.digest));
+    return unreferenced.length + (await this.store.sweep(live));
+  }
+
+  private async deleteRowIfUnused(trx: Transaction<Database>, digest: string): Promise<boolean> {
+    const skin = await trx.selectFrom('skins').select('id').where('texture_digest', '=', digest).limit(1).executeTakeFirst();
+    const cape = await trx.selectFrom('capes').select('id').where('texture_digest', '=', digest).limit(1).executeTakeFirst();
+    if (skin || cape) return false;
+    await trx.deleteFrom('textures').where('digest', '=', digest).execute();
+    return true;
+  }
+
+  private async removeBytesIfRowGone(digest: string) {
+    // An upload of the same texture may have recreated the row since our commit; its bytes must stay.
+    if (await this.db.selectFrom('textures').select('digest').where('digest', '=', digest).executeTakeFirst()) return;
+    await this.store.remove(digest);
+  }
+}

@@ -1,0 +1,64 @@
+// Reads a multipart upload: one PNG file field and a few text fields. The size limit is enforced while the
+// file streams in (413 past it), before a byte of it is decoded.
+import type { FastifyRequest } from 'fastify';
+import { ApiError, badRequest } from '../http/envelope.ts';
+
+export interface Upload {
+  file: Buffer;
+  fields: Map<string, string[]>;
+}
+
+export async function readUpload(request: FastifyRequest, fileField: string, maxBytes: number): Promise<Upload> {
+  if (!request.isMultipart()) throw new ApiError(415, `Send multipart/form-data with the PNG in the field "${fileField}"`);
+  let file: Buffer | null = null;
+  const fields = new Map<string, string[]>();
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      if (part.fieldname !== fileField || file !== null) {
+        await part.toBuffer().catch(() => undefined);
+        throw badRequest(`Unexpected file in field "${part.fieldname}": send one PNG in the field "${fileField}"`);
+      }
+      try {
+        file = await part.toBuffer();
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+          throw new ApiError(413, `The file in "${fileField}" is larger than the limit of ${maxBytes} bytes`);
+        }
+        throw error;
+      }
+    } else {
+      fields.set(part.fieldname, [...(fields.get(part.fieldname) ?? []), String(part.value)]);
+    }
+  }
+  if (file === null) throw badRequest(`field "${fileField}" is required: the PNG file`);
+  return { file, fields };
+}
+
+export function optionalBoolean(fields: Map<string, string[]>, name: string): boolean | undefined {
+  const value = fields.get(name)?.at(-1);
+  if (value === undefined || value === '') return undefined;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  throw badRequest(`field "${name}" must be true or false`);
+}
+
+/** User ids given as repeated fields, a JSON array, or a comma-separated list (contract section 5). */
+export function userIdList(fields: Map<string, string[]>, name: string): number[] {
+  const ids: number[] = [];
+  for (const value of fields.get(name) ?? []) {
+    let items: unknown[];
+    try {
+      items = value.trim().startsWith('[') ? (JSON.parse(value) as unknown[]) : value.split(',');
+    } catch {
+      throw badRequest(`field "${name}" is not a valid JSON array`);
+    }
+    if (!Array.isArray(items)) throw badRequest(`field "${name}" must list user ids`);
+    for (const item of items) {
+      const text = String(item).trim();
+      if (text === '') continue;
+      if (!/^\d{1,15}$/.test(text)) throw badRequest(`field "${name}" must list user ids (whole numbers); "${text}" is not one`);
+      ids.push(Number(text));
+    }
+  }
+  return ids;
+}

@@ -1,0 +1,96 @@
+// Where texture bytes live. Files under DATA_DIR/textures (default), or the textures.data column
+// (TEXTURE_STORE=database), for several instances that share one PostgreSQL and no disk.
+import { randomBytes } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Database } from '../database/schema.ts';
+
+export interface TextureStore {
+  /** true: the bytes travel in the textures row itself, written in the same transaction. */
+  readonly inDatabase: boolean;
+  /** Makes the bytes durable before the row that refers to them commits; does nothing when they are there. */
+  write(digest: string, png: Buffer): Promise<void>;
+  read(digest: string): Promise<Buffer | null>;
+  /** Removes the bytes of a texture whose row is gone. */
+  remove(digest: string): Promise<void>;
+  /** Removes bytes that no row refers to (left by a crash between a commit and a file removal). */
+  sweep(liveDigests: Set<string>): Promise<number>;
+}
+
+export class FileTextureStore implements TextureStore {
+  readonly inDatabase = false;
+
+  constructor(private readonly dir: string) {}
+
+  private pathOf(digest: string) {
+    return join(this.dir, digest.slice(0, 2), `${digest}.png`);
+  }
+
+  async write(digest: string, png: Buffer) {
+    const path = this.pathOf(digest);
+    if (await exists(path)) return;
+    await mkdir(join(this.dir, digest.slice(0, 2)), { recursive: true });
+    // A temporary name, then rename: a crash never leaves a half-written texture under its real name.
+    const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+    await writeFile(temporary, png);
+    await rename(temporary, path);
+  }
+
+  async read(digest: string) {
+    try {
+      return await readFile(this.pathOf(digest));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw error;
+    }
+  }
+
+  async remove(digest: string) {
+    await unlink(this.pathOf(digest)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
+
+  async sweep(liveDigests: Set<string>) {
+    let removed = 0;
+    const entries = await readdir(this.dir, { recursive: true }).catch(() => [] as string[]);
+    for (const entry of entries) {
+      const name = String(entry).split(/[\\/]/).pop()!;
+      const digest = name.endsWith('.png') ? name.slice(0, -4) : null;
+      if (name.endsWith('.tmp') || (digest !== null && !liveDigests.has(digest))) {
+        await unlink(join(this.dir, String(entry))).catch(() => {});
+        removed += 1;
+      }
+    }
+    return removed;
+  }
+}
+
+export class DatabaseTextureStore implements TextureStore {
+  readonly inDatabase = true;
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async write() {}
+
+  async read(digest: string) {
+    const row = await this.db.selectFrom('textures').select('data').where('digest', '=', digest).executeTakeFirst();
+    return row?.data ? Buffer.from(row.data) : null;
+  }
+
+  async remove() {}
+
+  async sweep() {
+    return 0;
+  }
+}
+
+async function exists(path: string) {
+  try {
+    await stat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

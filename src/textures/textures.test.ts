@@ -1,0 +1,326 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, it } from 'node:test';
+import { decodePng } from '../rendering/png.ts';
+import { describeEachDatabase } from '../../test/support/databases.ts';
+import { encodeVariant } from '../../test/support/png-variants.ts';
+import { startService, type TestService } from '../../test/support/service.ts';
+
+const FIXTURES = join(import.meta.dirname, '../../test/fixtures');
+const fixture = (path: string) => readFileSync(join(FIXTURES, path));
+const skinFile = (name: string, bytes: Buffer = fixture(`skins/${name}.png`)) => [{ field: 'skin', filename: `${name}.png`, bytes }];
+const capeFile = (name: string, bytes: Buffer = fixture(`capes/${name}.png`)) => [{ field: 'cape', filename: `${name}.png`, bytes }];
+const OWNER = { username: 'Owner', mail: 'owner@example.org', password: 'owner password' };
+
+describeEachDatabase('wardrobe and admin textures', (kind) => {
+  let service: TestService;
+  let ownerToken: string;
+  before(async () => {
+    service = await startService(kind, { settings: { owner: OWNER } });
+    ownerToken = (await service.call('POST', '/api/auth/login', { body: { username: OWNER.username, password: OWNER.password } })).body.data.jwt;
+  });
+  after(async () => service?.close());
+
+  const userId = async (username: string) => (await service.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+  const setPerms = async (username: string, perms: number) => service.db.updateTable('users').set({ perms }).where('username', '=', username).execute();
+  const textureFiles = () => {
+    try {
+      return readdirSync(join(service.settings.dataDir, 'textures'), { recursive: true }).map(String).filter((file) => file.endsWith('.png'));
+    } catch {
+      return [];
+    }
+  };
+  const count = async (table: 'skins' | 'textures' | 'capes') =>
+    Number((await service.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+  const uploadCape = async (fields: Record<string, string | string[]>, name = 'cape') => service.upload('/api/admin/user/cape/upload', ownerToken, { name: 'Cape', ...fields }, capeFile(name));
+
+  it('uploads a skin that becomes the selected one, and detects slim', async () => {
+    const player = await service.registerPlayer();
+    const first = await service.upload('/api/home/skins', player.token, { name: 'My skin' }, skinFile('classic'));
+    assert.equal(first.status, 200);
+    const record = first.body.data;
+    assert.equal(record.name, 'My skin');
+    assert.equal(record.owner, await userId(player.username));
+    assert.equal(record.slim, false);
+    assert.equal(record.hd, false);
+    assert.equal(record.cloak_id, '');
+    assert.match(record.digest, /^[0-9a-f]{64}$/);
+    assert.equal(record.url, `http://skins.test/api/skin/cloak/${record.uuid}`);
+
+    const slim = await service.upload('/api/home/skins', player.token, {}, skinFile('slim'));
+    assert.equal(slim.body.data.slim, true, 'slim detected from the texture');
+    const forced = await service.upload('/api/home/skins', player.token, { slim: 'false' }, skinFile('slim'));
+    assert.equal(forced.body.data.slim, false, 'slim as given wins over detection');
+    const hd = await service.upload('/api/home/skins', player.token, {}, skinFile('hd-128'));
+    assert.equal(hd.body.data.hd, true);
+
+    const home = (await service.call('GET', '/api/home', { token: player.token })).body.data;
+    assert.equal(home.Selected_Skin, record.uuid, 'the first upload stays selected');
+    assert.deepEqual(
+      home.Skins.map((skin: { uuid: string }) => skin.uuid),
+      [record.uuid, slim.body.data.uuid, forced.body.data.uuid, hd.body.data.uuid],
+    );
+    const list = await service.call('GET', '/api/home/skins', { token: player.token });
+    assert.equal(list.body.data.length, 4);
+    assert.deepEqual(list.body.data.filter((skin: { selected: boolean }) => skin.selected).map((skin: { uuid: string }) => skin.uuid), [record.uuid]);
+  });
+
+  it('accepts palette, 16-bit, grey, interlaced, legacy and HD skins', async () => {
+    const player = await service.registerPlayer();
+    const classic = decodePng(fixture('skins/classic.png'));
+    const uploads: [string, Buffer][] = [
+      ['palette', fixture('skins/flat-palette.png')],
+      ['16-bit', fixture('skins/classic-16bit.png')],
+      ['legacy 64x32', fixture('skins/legacy-64x32.png')],
+      ['HD 128', fixture('skins/hd-128.png')],
+      ['no overlay', fixture('skins/no-overlay.png')],
+      ['grey+alpha', encodeVariant(classic, { colourType: 4, interlaced: false })],
+      ['interlaced', encodeVariant(classic, { colourType: 6, interlaced: true })],
+    ];
+    for (const [label, bytes] of uploads) {
+      const reply = await service.upload('/api/home/skins', player.token, { name: label }, skinFile(label, bytes));
+      assert.equal(reply.status, 200, `${label}: ${reply.body.msg}`);
+    }
+  });
+
+  it('refuses every invalid file with a clear 400 and leaves nothing behind', async () => {
+    const player = await service.registerPlayer();
+    const before = { skins: await count('skins'), capes: await count('capes'), textures: await count('textures'), files: textureFiles().length };
+    const expected: Record<string, RegExp> = {
+      'bomb-20000x20000.png': /20000x20000/,
+      'empty.png': /empty/,
+      'not-a-png.png': /not a PNG/,
+      'truncated.png': /truncated or damaged/,
+      'wrong-size-100x100.png': /100x100/,
+      'wrong-size-64x48.png': /64x48/,
+    };
+    for (const name of readdirSync(join(FIXTURES, 'invalid'))) {
+      const bytes = fixture(`invalid/${name}`);
+      const skin = await service.upload('/api/home/skins', player.token, {}, skinFile(name, bytes));
+      assert.equal(skin.status, 400, name);
+      assert.deepEqual({ ...skin.body, msg: '' }, { error: true, msg: '', url: null, data: {} });
+      assert.match(skin.body.msg, expected[name]!, name);
+      const cape = await service.upload('/api/admin/user/cape/upload', ownerToken, { name: 'Broken' }, capeFile(name, bytes));
+      assert.equal(cape.status, 400, `cape ${name}`);
+    }
+    const after = { skins: await count('skins'), capes: await count('capes'), textures: await count('textures'), files: textureFiles().length };
+    assert.deepEqual(after, before);
+    const temporary = readdirSync(service.settings.dataDir, { recursive: true }).map(String).filter((file) => file.endsWith('.tmp'));
+    assert.deepEqual(temporary, [], 'no temporary files left');
+  });
+
+  it('refuses an oversized file with 413, a wrong field with 400 and JSON with 415', async () => {
+    const player = await service.registerPlayer();
+    const oversized = Buffer.concat([fixture('skins/classic.png'), Buffer.alloc(1024 * 1024)]);
+    const big = await service.upload('/api/home/skins', player.token, {}, skinFile('big', oversized));
+    assert.equal(big.status, 413);
+    assert.match(big.body.msg, /larger than the limit/);
+    const wrongField = await service.upload('/api/home/skins', player.token, {}, [{ field: 'file', filename: 'a.png', bytes: fixture('skins/classic.png') }]);
+    assert.equal(wrongField.status, 400);
+    assert.match(wrongField.body.msg, /"skin"/);
+    const json = await service.call('POST', '/api/home/skins', { token: player.token, body: { skin: 'x' } });
+    assert.equal(json.status, 415);
+    const badSlim = await service.upload('/api/home/skins', player.token, { slim: 'maybe' }, skinFile('classic'));
+    assert.equal(badSlim.status, 400);
+    const anonymous = await service.upload('/api/home/skins', undefined, {}, skinFile('classic'));
+    assert.equal(anonymous.status, 401);
+  });
+
+  it('stores the same texture once and removes it only when nothing refers to it', async () => {
+    const alice = await service.registerPlayer();
+    const bob = await service.registerPlayer();
+    // A picture of its own (one pixel changed), so that only these two skins refer to it.
+    const picture = decodePng(fixture('skins/classic.png'));
+    picture.data.set([1, 2, 3, 255], 0);
+    const a = (await service.upload('/api/home/skins', alice.token, {}, skinFile('unique', encodeVariant(picture, { colourType: 6, interlaced: false })))).body.data;
+    // The same picture in another encoding (interlaced, with a metadata chunk) is the same texture.
+    const b = (await service.upload('/api/home/skins', bob.token, {}, skinFile('unique', encodeVariant(picture, { colourType: 6, interlaced: true })))).body.data;
+    assert.equal(a.digest, b.digest);
+    const filesOf = (digest: string) => textureFiles().filter((file) => file.includes(digest));
+    assert.equal(filesOf(a.digest).length, 1, 'one file');
+    assert.equal((await service.db.selectFrom('textures').select('digest').where('digest', '=', a.digest).execute()).length, 1, 'one row');
+
+    assert.equal((await service.call('DELETE', `/api/home/skins/${a.uuid}`, { token: alice.token })).status, 200);
+    assert.equal(filesOf(a.digest).length, 1, 'still referred to by Bob');
+    assert.equal((await service.call('GET', `/api/skin/cloak/${b.uuid}`)).status, 200);
+    assert.equal((await service.call('DELETE', `/api/home/skins/${b.uuid}`, { token: bob.token })).status, 200);
+    assert.equal(filesOf(a.digest).length, 0, 'removed with the last reference');
+    assert.equal((await service.db.selectFrom('textures').select('digest').where('digest', '=', a.digest).execute()).length, 0);
+  });
+
+  it('lets a player rename, reflag, link a cape to and delete only their own skins', async () => {
+    const player = await service.registerPlayer();
+    const other = await service.registerPlayer();
+    const skin = (await service.upload('/api/home/skins', player.token, {}, skinFile('classic'))).body.data;
+    const renamed = await service.call('PATCH', `/api/home/skins/${skin.uuid}`, { token: player.token, body: { name: 'Renamed', slim: true } });
+    assert.equal(renamed.status, 200);
+    assert.equal(renamed.body.data.name, 'Renamed');
+    assert.equal(renamed.body.data.slim, true);
+    assert.equal((await service.call('PATCH', `/api/home/skins/${skin.uuid}`, { token: player.token, body: { nmae: 'typo' } })).status, 400);
+    assert.equal((await service.call('PATCH', `/api/home/skins/${skin.uuid}`, { token: player.token, body: { name: '' } })).status, 400);
+
+    const cape = (await uploadCape({ name: 'Founder' })).body.data;
+    const unowned = await service.call('PATCH', `/api/home/skins/${skin.uuid}`, { token: player.token, body: { cloakid: cape.uuid } });
+    assert.equal(unowned.status, 400);
+    assert.match(unowned.body.msg, /cloakid/);
+    await service.call('POST', `/api/admin/user/cape/${player.username}`, { token: ownerToken, body: { cape: [cape.uuid] } });
+    const linked = await service.call('PATCH', `/api/home/skins/${skin.uuid.toUpperCase()}`, { token: player.token, body: { cloakid: cape.uuid } });
+    assert.equal(linked.status, 200);
+    assert.equal(linked.body.data.cloak_id, cape.uuid);
+    const home = (await service.call('GET', '/api/home', { token: player.token })).body.data;
+    assert.deepEqual(home.Skins[0], { uuid: skin.uuid, name: 'Renamed', cloak_id: cape.uuid });
+    assert.deepEqual(home.Capes, [{ Id: cape.uuid, Name: 'Founder' }]);
+
+    for (const [method, body] of [['PATCH', { name: 'stolen' }], ['DELETE', undefined]] as const) {
+      assert.equal((await service.call(method, `/api/home/skins/${skin.uuid}`, { token: other.token, body })).status, 404, `${method} of another's skin`);
+    }
+    const deleted = await service.call('DELETE', `/api/home/skins/${skin.uuid}`, { token: player.token });
+    assert.deepEqual(deleted.body.data, { uuid: skin.uuid });
+    assert.equal((await service.call('GET', '/api/home', { token: player.token })).body.data.Selected_Skin, '');
+    assert.equal((await service.call('DELETE', `/api/home/skins/${skin.uuid}`, { token: player.token })).status, 404);
+  });
+
+  it('selects a skin and a cape through PATCH /api/home, only the player\'s own', async () => {
+    const player = await service.registerPlayer();
+    const other = await service.registerPlayer();
+    const mine = (await service.upload('/api/home/skins', player.token, {}, skinFile('classic'))).body.data;
+    const second = (await service.upload('/api/home/skins', player.token, {}, skinFile('slim'))).body.data;
+    const theirs = (await service.upload('/api/home/skins', other.token, {}, skinFile('classic'))).body.data;
+    const cape = (await uploadCape({ owners: String(await userId(player.username)) })).body.data;
+    const notMine = (await uploadCape({})).body.data;
+
+    const select = (body: object) => service.call('PATCH', '/api/home', { token: player.token, body });
+    assert.equal((await select({ selected_skin: theirs.uuid })).status, 400);
+    assert.equal((await select({ selected_cape: notMine.uuid })).status, 400);
+    const selected = await select({ selected_skin: second.uuid, selected_cape: cape.uuid });
+    assert.equal(selected.status, 200);
+    assert.equal(selected.body.data.Selected_Skin, second.uuid);
+    const capeId = (await service.db.selectFrom('capes').select('id').where('uuid', '=', cape.uuid).executeTakeFirstOrThrow()).id;
+    assert.equal(selected.body.data.Selected_Cape, capeId);
+    const capes = (await service.call('GET', '/api/home/capes', { token: player.token })).body.data;
+    assert.deepEqual(capes.map((c: { uuid: string; selected: boolean }) => [c.uuid, c.selected]), [[cape.uuid, true]]);
+    const none = await select({ selected_skin: '', selected_cape: '' });
+    assert.equal(none.body.data.Selected_Skin, '');
+    assert.equal(none.body.data.Selected_Cape, 0);
+    assert.ok(mine.uuid);
+  });
+
+  it('uploads capes with owners given three ways, lists and deletes them', async () => {
+    const [a, b, c] = [await service.registerPlayer(), await service.registerPlayer(), await service.registerPlayer()];
+    const [idA, idB, idC] = [await userId(a.username), await userId(b.username), await userId(c.username)];
+    const repeated = await uploadCape({ name: 'Repeated', owners: [String(idA), String(idB)] });
+    assert.equal(repeated.status, 200);
+    assert.deepEqual(repeated.body.data.owners, [idA, idB]);
+    assert.match(repeated.body.data.url, /^http:\/\/skins\.test\/api\/skin\/standart\/cape\/[0-9a-f-]{36}$/);
+    assert.deepEqual((await uploadCape({ owners: JSON.stringify([idC]) })).body.data.owners, [idC]);
+    assert.deepEqual((await uploadCape({ owners: `${idA}, ${idC}` })).body.data.owners, [idA, idC]);
+    const unknownOwner = await uploadCape({ owners: '99999' });
+    assert.equal(unknownOwner.status, 400);
+    assert.match(unknownOwner.body.msg, /99999/);
+    assert.equal((await uploadCape({ owners: 'alice' })).status, 400);
+    assert.equal((await uploadCape({ name: '' })).status, 400);
+
+    const hd = await uploadCape({}, 'cape-hd-128x64');
+    assert.equal(hd.status, 200);
+    const legacy = decodePng(fixture('capes/cape.png'));
+    const small = { width: 22, height: 17, data: new Uint8Array(22 * 17 * 4) };
+    for (let y = 0; y < 17; y += 1) small.data.set(legacy.data.subarray(y * 64 * 4, y * 64 * 4 + 22 * 4), y * 22 * 4);
+    const padded = await service.upload('/api/admin/user/cape/upload', ownerToken, { name: 'Old' }, capeFile('old', encodeVariant(small, { colourType: 6, interlaced: false })));
+    assert.equal(padded.status, 200, padded.body.msg);
+    const paddedFile = decodePng((await service.call('GET', `/api/skin/standart/cape/${padded.body.data.uuid}`)).raw);
+    assert.deepEqual([paddedFile.width, paddedFile.height], [64, 32], '22x17 capes are padded to 64x32');
+
+    const page = await service.call('GET', '/api/admin/allcapes?limit=2&offset=1', { token: ownerToken });
+    assert.equal(page.status, 200);
+    assert.equal(page.body.data.length, 2);
+    const total = Number(page.headers['x-total-count']);
+    assert.equal(total, await count('capes'));
+    assert.equal((await service.call('GET', '/api/admin/allcapes?limit=1001', { token: ownerToken })).status, 400);
+
+    // Deleting takes the grants and the skin links with it.
+    const skin = (await service.upload('/api/home/skins', a.token, {}, skinFile('classic'))).body.data;
+    await service.call('PATCH', `/api/home/skins/${skin.uuid}`, { token: a.token, body: { cloakid: repeated.body.data.uuid } });
+    await service.call('PATCH', '/api/home', { token: a.token, body: { selected_cape: repeated.body.data.uuid } });
+    const removed = await service.call('DELETE', '/api/admin/user/cape/upload', { token: ownerToken, body: { capeid: repeated.body.data.uuid } });
+    assert.equal(removed.status, 200);
+    assert.deepEqual(removed.body.data, { uuid: repeated.body.data.uuid });
+    const home = (await service.call('GET', '/api/home', { token: a.token })).body.data;
+    assert.equal(home.Selected_Cape, 0);
+    assert.deepEqual(home.Capes.map((cape: { Id: string }) => cape.Id).includes(repeated.body.data.uuid), false);
+    assert.equal(home.Skins.find((s: { uuid: string }) => s.uuid === skin.uuid).cloak_id, '');
+    assert.equal((await service.call('DELETE', '/api/admin/user/cape/upload', { token: ownerToken, body: { capeid: repeated.body.data.uuid } })).status, 404);
+  });
+
+  it('replaces the capes a user owns, by id, UUID or username', async () => {
+    const player = await service.registerPlayer();
+    const id = await userId(player.username);
+    const uuid = (await service.call('GET', '/api/home', { token: player.token })).body.data.Uuid;
+    const [first, second] = [(await uploadCape({ name: 'First' })).body.data, (await uploadCape({ name: 'Second' })).body.data];
+    const byName = await service.call('POST', `/api/admin/user/cape/${player.username}`, { token: ownerToken, body: { cape: [first.uuid, second.uuid] } });
+    assert.equal(byName.status, 200);
+    assert.deepEqual(byName.body.data, { id, capes: [first.uuid, second.uuid] });
+    await service.call('PATCH', '/api/home', { token: player.token, body: { selected_cape: first.uuid } });
+    const byUuid = await service.call('POST', `/api/admin/user/cape/${uuid.replace(/-/g, '').toUpperCase()}`, { token: ownerToken, body: { user: id, cape: [second.uuid] } });
+    assert.deepEqual(byUuid.body.data, { id, capes: [second.uuid] });
+    assert.equal((await service.call('GET', '/api/home', { token: player.token })).body.data.Selected_Cape, 0, 'a cape taken away is unselected');
+    const byId = await service.call('POST', `/api/admin/user/cape/${id}`, { token: ownerToken, body: { cape: [] } });
+    assert.deepEqual(byId.body.data, { id, capes: [] });
+
+    assert.equal((await service.call('POST', `/api/admin/user/cape/${id}`, { token: ownerToken, body: { user: id + 1, cape: [] } })).status, 400);
+    assert.equal((await service.call('POST', `/api/admin/user/cape/${id}`, { token: ownerToken, body: { cape: ['00000000-0000-4000-8000-000000000000'] } })).status, 400);
+    assert.equal((await service.call('POST', '/api/admin/user/cape/nobody_at_all', { token: ownerToken, body: { cape: [] } })).status, 404);
+  });
+
+  it('lets moderators read and admins edit skins, and records every change', async () => {
+    const player = await service.registerPlayer();
+    const moderator = await service.registerPlayer();
+    const admin = await service.registerPlayer();
+    await setPerms(moderator.username, 1);
+    await setPerms(admin.username, 2);
+    const skin = (await service.upload('/api/home/skins', player.token, {}, skinFile('classic'))).body.data;
+
+    assert.equal((await service.call('GET', '/api/admin/skins', { token: player.token })).status, 403);
+    assert.equal((await service.call('GET', '/api/admin/skins')).status, 401);
+    const list = await service.call('GET', '/api/admin/skins?limit=1000', { token: moderator.token });
+    assert.equal(list.status, 200);
+    assert.equal(Number(list.headers['x-total-count']), await count('skins'));
+    assert.ok(list.body.data.some((record: { uuid: string }) => record.uuid === skin.uuid));
+
+    const ofUser = await service.call('GET', `/api/admin/users/skin/${(await service.call('GET', '/api/home', { token: player.token })).body.data.Uuid}`, { token: moderator.token });
+    assert.deepEqual(ofUser.body.data.map((record: { uuid: string; selected: boolean }) => [record.uuid, record.selected]), [[skin.uuid, true]]);
+
+    assert.equal((await service.call('PATCH', `/api/admin/skin/${skin.uuid}`, { token: moderator.token, body: { name: 'x' } })).status, 403);
+    const edited = await service.call('PATCH', `/api/admin/skin/${skin.uuid}`, { token: admin.token, body: { name: 'Moderated', hd: true, slim: true } });
+    assert.equal(edited.status, 200);
+    assert.deepEqual([edited.body.data.name, edited.body.data.hd, edited.body.data.slim], ['Moderated', true, true]);
+    const cape = (await uploadCape({})).body.data;
+    assert.equal((await service.call('PATCH', `/api/admin/skin/${skin.uuid}`, { token: admin.token, body: { cloakid: cape.uuid } })).status, 400, 'a cape the owner lacks');
+    assert.equal((await service.call('PATCH', `/api/admin/skin/${skin.uuid}`, { token: admin.token, body: { bogus: 1 } })).status, 400);
+    assert.equal((await service.call('PATCH', '/api/admin/skin/00000000-0000-4000-8000-000000000000', { token: admin.token, body: { name: 'x' } })).status, 404);
+
+    const actions = (await service.db.selectFrom('audit_log').select('action').where('target_id', '=', await userId(player.username)).execute()).map((row) => row.action);
+    assert.ok(actions.includes('skin.upload'));
+    assert.ok(actions.includes('skin.admin_update'));
+    const capeUploads = await service.db.selectFrom('audit_log').select(['iss', 'action']).where('action', '=', 'cape.upload').execute();
+    assert.ok(capeUploads.length > 0);
+    assert.equal(capeUploads[0]!.iss, OWNER.username);
+  });
+});
+
+describeEachDatabase('textures kept in the database', (kind) => {
+  let service: TestService;
+  before(async () => {
+    service = await startService(kind, { settings: { textureStore: 'database' } });
+  });
+  after(async () => service?.close());
+
+  it('stores and serves skins with no file on disk', async () => {
+    const player = await service.registerPlayer();
+    const skin = (await service.upload('/api/home/skins', player.token, {}, skinFile('classic'))).body.data;
+    const served = await service.call('GET', `/api/skin/cloak/${skin.uuid}`);
+    assert.equal(served.status, 200);
+    assert.deepEqual(decodePng(served.raw).data, decodePng(fixture('skins/classic.png')).data);
+    assert.throws(() => readdirSync(join(service.settings.dataDir, 'textures')), /ENOENT/);
+  });
+});

@@ -1,0 +1,314 @@
+// Skins and capes: a player's own wardrobe (contract section 6) and the admin texture endpoints (interface.md 4.2).
+import { randomUUID } from 'node:crypto';
+import type { Kysely, Transaction } from 'kysely';
+import type { Caller } from '../accounts/authenticate.ts';
+import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
+import { actorOf } from '../accounts/service.ts';
+import { recordAudit, type Actor } from '../audit/audit.ts';
+import type { Clock } from '../clock.ts';
+import type { Database } from '../database/schema.ts';
+import { badRequest, notFound } from '../http/envelope.ts';
+import { isSlimSkin } from '../rendering/render.ts';
+import { canonicalTexture } from './canonical.ts';
+import type { TextureLibrary } from './library.ts';
+
+export interface SkinRecord {
+  uuid: string;
+  name: string;
+  /** The owner's user id. */
+  owner: number;
+  slim: boolean;
+  hd: boolean;
+  /** UUID of the cape shown with this skin, or "". */
+  cloak_id: string;
+  digest: string;
+  url: string;
+  selected?: boolean;
+}
+
+export interface CapeRecord {
+  uuid: string;
+  name: string;
+  /** User ids of the players who may wear it. */
+  owners: number[];
+  digest: string;
+  url: string;
+  selected?: boolean;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export const MAX_SKINS_PER_PLAYER = 100;
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+function checkName(value: string, what: string): string {
+  const name = value.trim();
+  if (name.length < 1 || name.length > 64) throw badRequest(`${what} name must be 1 to 64 characters`);
+  return name;
+}
+
+export class Wardrobe {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly library: TextureLibrary,
+    private readonly clock: Clock,
+    private readonly publicUrl: string,
+    private readonly maxTextureWidth: number,
+  ) {}
+
+  // ---- the player's own skins and capes ----
+
+  async uploadSkin(caller: Caller, upload: { png: Buffer; name?: string; slim?: boolean }): Promise<SkinRecord> {
+    const texture = canonicalTexture(upload.png, 'skin', this.maxTextureWidth);
+    const name = checkName(upload.name ?? 'Skin', 'skin');
+    const slim = upload.slim ?? isSlimSkin(texture.image);
+    const userId = caller.user.id;
+    const uuid = await this.library.withTexture(texture, async (trx) => {
+      const { count } = await trx.selectFrom('skins').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+      if (Number(count) >= MAX_SKINS_PER_PLAYER) throw badRequest(`You have ${MAX_SKINS_PER_PLAYER} skins already; delete one first`);
+      const now = this.clock.now();
+      const uuid = randomUUID();
+      const { id } = await trx
+        .insertInto('skins')
+        .values({ uuid, user_id: userId, name, slim: slim ? 1 : 0, hd: texture.image.width > 64 ? 1 : 0, texture_digest: texture.digest, cape_id: null, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      // The first skin a player uploads becomes the selected one.
+      await trx.updateTable('users').set({ selected_skin_id: id, updated_at: now }).where('id', '=', userId).where('selected_skin_id', 'is', null).execute();
+      await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'skin.upload', target: userId, details: { skin: uuid, digest: texture.digest } });
+      return uuid;
+    });
+    return this.skinRecord(this.db, uuid);
+  }
+
+  async ownSkins(userId: number): Promise<SkinRecord[]> {
+    const { selected_skin_id } = await this.db.selectFrom('users').select('selected_skin_id').where('id', '=', userId).executeTakeFirstOrThrow();
+    const rows = await this.skinQuery(this.db).where('skins.user_id', '=', userId).orderBy('skins.id').execute();
+    return rows.map((row) => ({ ...this.toSkinRecord(row), selected: row.id === selected_skin_id }));
+  }
+
+  async ownCapes(userId: number): Promise<CapeRecord[]> {
+    const { selected_cape_id } = await this.db.selectFrom('users').select('selected_cape_id').where('id', '=', userId).executeTakeFirstOrThrow();
+    const capes = await this.db
+      .selectFrom('capes')
+      .innerJoin('cape_owners', 'cape_owners.cape_id', 'capes.id')
+      .select(['capes.id', 'capes.uuid', 'capes.name', 'capes.texture_digest'])
+      .where('cape_owners.user_id', '=', userId)
+      .orderBy('capes.id')
+      .execute();
+    const records = await this.capeRecords(this.db, capes);
+    return records.map((record, index) => ({ ...record, selected: capes[index]!.id === selected_cape_id }));
+  }
+
+  async updateOwnSkin(caller: Caller, skinUuid: string, changes: { name?: string; slim?: boolean; cloakid?: string }): Promise<SkinRecord> {
+    const skin = await this.skinOf(this.db, skinUuid, caller.user.id);
+    return this.updateSkin(actorOf(caller.user), skin, changes, 'skin.update');
+  }
+
+  async deleteOwnSkin(caller: Caller, skinUuid: string): Promise<{ uuid: string }> {
+    const skin = await this.skinOf(this.db, skinUuid, caller.user.id);
+    await this.library.releasing(async (trx) => {
+      await trx.deleteFrom('skins').where('id', '=', skin.id).execute();
+      await recordAudit(trx, this.clock.now(), { actor: actorOf(caller.user), action: 'skin.delete', target: caller.user.id, details: { skin: skin.uuid } });
+      return { result: undefined, released: [skin.texture_digest] };
+    });
+    return { uuid: skin.uuid };
+  }
+
+  /** PATCH /api/home: `selected_skin` and `selected_cape` must be the caller's own; "" selects none. */
+  async select(caller: Caller, choice: { selected_skin?: string; selected_cape?: string }): Promise<void> {
+    const userId = caller.user.id;
+    const changes: { selected_skin_id?: number | null; selected_cape_id?: number | null } = {};
+    if (choice.selected_skin !== undefined) {
+      changes.selected_skin_id = choice.selected_skin === '' ? null : (await this.skinOf(this.db, choice.selected_skin, userId, 'selected_skin')).id;
+    }
+    if (choice.selected_cape !== undefined) {
+      changes.selected_cape_id = choice.selected_cape === '' ? null : await this.ownedCapeId(this.db, choice.selected_cape, userId, 'selected_cape');
+    }
+    await this.db.transaction().execute(async (trx) => {
+      const now = this.clock.now();
+      await trx.updateTable('users').set({ ...changes, updated_at: now }).where('id', '=', userId).execute();
+      await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.select_textures', target: userId, details: choice });
+    });
+  }
+
+  // ---- admin ----
+
+  async allSkins(page: Page): Promise<{ records: SkinRecord[]; total: number }> {
+    const rows = await this.skinQuery(this.db).orderBy('skins.id').limit(page.limit).offset(page.offset).execute();
+    const { total } = await this.db.selectFrom('skins').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    return { records: rows.map((row) => this.toSkinRecord(row)), total: Number(total) };
+  }
+
+  async skinsOfUser(identifier: string): Promise<SkinRecord[]> {
+    const user = await userByIdentifier(this.db, identifier);
+    return this.ownSkins(user.id);
+  }
+
+  async adminUpdateSkin(actor: Actor, skinUuid: string, changes: { name?: string; slim?: boolean; hd?: boolean; cloakid?: string }): Promise<SkinRecord> {
+    const skin = await this.skinOf(this.db, skinUuid, null);
+    return this.updateSkin(actor, skin, changes, 'skin.admin_update');
+  }
+
+  async uploadCape(actor: Actor, upload: { png: Buffer; name: string; owners: number[] }): Promise<CapeRecord> {
+    const name = checkName(upload.name, 'cape');
+    const texture = canonicalTexture(upload.png, 'cape', this.maxTextureWidth);
+    const owners = [...new Set(upload.owners)];
+    await this.checkUsersExist(this.db, owners);
+    const uuid = await this.library.withTexture(texture, async (trx) => {
+      const now = this.clock.now();
+      const uuid = randomUUID();
+      const { id } = await trx.insertInto('capes').values({ uuid, name, texture_digest: texture.digest, created_at: now }).returning('id').executeTakeFirstOrThrow();
+      if (owners.length > 0) await trx.insertInto('cape_owners').values(owners.map((userId) => ({ cape_id: id, user_id: userId, granted_at: now }))).execute();
+      await recordAudit(trx, now, { actor, action: 'cape.upload', details: { cape: uuid, name, owners, digest: texture.digest } });
+      return uuid;
+    });
+    const cape = await this.db.selectFrom('capes').select(['id', 'uuid', 'name', 'texture_digest']).where('uuid', '=', uuid).executeTakeFirstOrThrow();
+    return (await this.capeRecords(this.db, [cape]))[0]!;
+  }
+
+  /** Owner grants and skin links to the cape go with it, in the same transaction. */
+  async deleteCape(actor: Actor, capeUuid: string): Promise<{ uuid: string }> {
+    const cape = await this.capeByUuid(this.db, capeUuid);
+    await this.library.releasing(async (trx) => {
+      await trx.deleteFrom('capes').where('id', '=', cape.id).execute();
+      await recordAudit(trx, this.clock.now(), { actor, action: 'cape.delete', details: { cape: cape.uuid, name: cape.name } });
+      return { result: undefined, released: [cape.texture_digest] };
+    });
+    return { uuid: cape.uuid };
+  }
+
+  /** Replaces the set of capes the user owns; a cape they lose is also unselected and unlinked from their skins. */
+  async setUserCapes(actor: Actor, identifier: string, body: { user?: number; cape: string[] }): Promise<{ id: number; capes: string[] }> {
+    const user = await userByIdentifier(this.db, identifier);
+    if (body.user !== undefined && body.user !== user.id) throw badRequest(`user ${body.user} does not match the user in the path (${user.id})`);
+    const capeIds: number[] = [];
+    for (const capeUuid of new Set(body.cape)) capeIds.push((await this.capeByUuid(this.db, capeUuid, 400)).id);
+    await this.db.transaction().execute(async (trx) => {
+      const now = this.clock.now();
+      await trx.deleteFrom('cape_owners').where('user_id', '=', user.id).execute();
+      if (capeIds.length > 0) await trx.insertInto('cape_owners').values(capeIds.map((capeId) => ({ cape_id: capeId, user_id: user.id, granted_at: now }))).execute();
+      let unlinkLostCapes = trx.updateTable('skins').set({ cape_id: null }).where('user_id', '=', user.id).where('cape_id', 'is not', null);
+      if (capeIds.length > 0) unlinkLostCapes = unlinkLostCapes.where('cape_id', 'not in', capeIds);
+      await unlinkLostCapes.execute();
+      if (user.selected_cape_id !== null && !capeIds.includes(user.selected_cape_id)) {
+        await trx.updateTable('users').set({ selected_cape_id: null, updated_at: now }).where('id', '=', user.id).execute();
+      }
+      await recordAudit(trx, now, { actor, action: 'cape.assign', target: user.id, details: { capes: [...new Set(body.cape)].map((uuid) => normalizeUuid(uuid)) } });
+    });
+    const owned = await this.db
+      .selectFrom('cape_owners')
+      .innerJoin('capes', 'capes.id', 'cape_owners.cape_id')
+      .select('capes.uuid')
+      .where('cape_owners.user_id', '=', user.id)
+      .orderBy('capes.id')
+      .execute();
+    return { id: user.id, capes: owned.map((row) => row.uuid) };
+  }
+
+  async allCapes(page: Page): Promise<{ records: CapeRecord[]; total: number }> {
+    const capes = await this.db.selectFrom('capes').select(['id', 'uuid', 'name', 'texture_digest']).orderBy('id').limit(page.limit).offset(page.offset).execute();
+    const { total } = await this.db.selectFrom('capes').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    return { records: await this.capeRecords(this.db, capes), total: Number(total) };
+  }
+
+  // ---- shared ----
+
+  private async updateSkin(
+    actor: Actor,
+    skin: { id: number; uuid: string; user_id: number },
+    changes: { name?: string; slim?: boolean; hd?: boolean; cloakid?: string },
+    action: string,
+  ): Promise<SkinRecord> {
+    const values: { name?: string; slim?: number; hd?: number; cape_id?: number | null } = {};
+    if (changes.name !== undefined) values.name = checkName(changes.name, 'skin');
+    if (changes.slim !== undefined) values.slim = changes.slim ? 1 : 0;
+    if (changes.hd !== undefined) values.hd = changes.hd ? 1 : 0;
+    if (changes.cloakid !== undefined) values.cape_id = changes.cloakid === '' ? null : await this.ownedCapeId(this.db, changes.cloakid, skin.user_id, 'cloakid');
+    await this.db.transaction().execute(async (trx) => {
+      if (Object.keys(values).length > 0) await trx.updateTable('skins').set(values).where('id', '=', skin.id).execute();
+      await recordAudit(trx, this.clock.now(), { actor, action, target: skin.user_id, details: { skin: skin.uuid, ...changes } });
+    });
+    return this.skinRecord(this.db, skin.uuid);
+  }
+
+  private skinQuery(db: Executor) {
+    return db
+      .selectFrom('skins')
+      .leftJoin('capes', 'capes.id', 'skins.cape_id')
+      .select(['skins.id', 'skins.uuid', 'skins.name', 'skins.user_id', 'skins.slim', 'skins.hd', 'skins.texture_digest', 'capes.uuid as cape_uuid']);
+  }
+
+  private toSkinRecord(row: { uuid: string; name: string; user_id: number; slim: number; hd: number; texture_digest: string; cape_uuid: string | null }): SkinRecord {
+    return {
+      uuid: row.uuid,
+      name: row.name,
+      owner: row.user_id,
+      slim: row.slim === 1,
+      hd: row.hd === 1,
+      cloak_id: row.cape_uuid ?? '',
+      digest: row.texture_digest,
+      url: `${this.publicUrl}/api/skin/cloak/${row.uuid}`,
+    };
+  }
+
+  private async skinRecord(db: Executor, uuid: string): Promise<SkinRecord> {
+    return this.toSkinRecord(await this.skinQuery(db).where('skins.uuid', '=', uuid).executeTakeFirstOrThrow());
+  }
+
+  private async capeRecords(db: Executor, capes: { id: number; uuid: string; name: string; texture_digest: string }[]): Promise<CapeRecord[]> {
+    const ids = capes.map((cape) => cape.id);
+    const owners = ids.length === 0 ? [] : await db.selectFrom('cape_owners').select(['cape_id', 'user_id']).where('cape_id', 'in', ids).orderBy('user_id').execute();
+    return capes.map((cape) => ({
+      uuid: cape.uuid,
+      name: cape.name,
+      owners: owners.filter((owner) => owner.cape_id === cape.id).map((owner) => owner.user_id),
+      digest: cape.texture_digest,
+      url: `${this.publicUrl}/api/skin/standart/cape/${cape.uuid}`,
+    }));
+  }
+
+  /** The skin named by `skinUuid`; when `ownerId` is given it must be theirs (404 otherwise, as for no skin). */
+  private async skinOf(db: Executor, skinUuid: string, ownerId: number | null, field?: string) {
+    const uuid = normalizeUuid(skinUuid);
+    const skin = uuid && (await db.selectFrom('skins').select(['id', 'uuid', 'user_id', 'texture_digest']).where('uuid', '=', uuid).executeTakeFirst());
+    if (!skin || (ownerId !== null && skin.user_id !== ownerId)) {
+      if (field) throw badRequest(`${field} must be the UUID of one of your skins`);
+      throw notFound(`No skin ${skinUuid}`);
+    }
+    return skin;
+  }
+
+  private async capeByUuid(db: Executor, capeUuid: string, status: 400 | 404 = 404) {
+    const uuid = normalizeUuid(capeUuid);
+    const cape = uuid && (await db.selectFrom('capes').select(['id', 'uuid', 'name', 'texture_digest']).where('uuid', '=', uuid).executeTakeFirst());
+    if (!cape) throw status === 400 ? badRequest(`No cape ${capeUuid}`) : notFound(`No cape ${capeUuid}`);
+    return cape;
+  }
+
+  private async ownedCapeId(db: Executor, capeUuid: string, userId: number, field: string): Promise<number> {
+    const uuid = normalizeUuid(capeUuid);
+    const owned =
+      uuid &&
+      (await db
+        .selectFrom('capes')
+        .innerJoin('cape_owners', 'cape_owners.cape_id', 'capes.id')
+        .select('capes.id')
+        .where('capes.uuid', '=', uuid)
+        .where('cape_owners.user_id', '=', userId)
+        .executeTakeFirst());
+    if (!owned) throw badRequest(`${field} must be the UUID of a cape the player owns, or "" for none`);
+    return owned.id;
+  }
+
+  private async checkUsersExist(db: Executor, userIds: number[]) {
+    if (userIds.length === 0) return;
+    const found = new Set((await db.selectFrom('users').select('id').where('id', 'in', userIds).execute()).map((row) => row.id));
+    const missing = userIds.filter((id) => !found.has(id));
+    if (missing.length > 0) throw badRequest(`owners: no user with id ${missing.join(', ')}`);
+  }
+}
