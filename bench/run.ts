@@ -1,7 +1,8 @@
-// `npm run bench`: every benchmark of the project, printed as one Markdown table (copied into docs/performance.md).
+// `npm run bench`: every benchmark of the project, printed as Markdown tables (copied into docs/performance.md).
 import { machine, runAccountBench, type Figure } from './accounts.ts';
+import { runImageHttpBench } from './images.ts';
 
-const figures: Figure[] = [...(await runAccountBench())];
+const figures: Figure[] = [...(await runAccountBench()), ...(await runImageHttpBench())];
 
 console.log(`\nMachine: ${machine()}\n`);
 console.log('| measurement | value | against | ratio | target |');

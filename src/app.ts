@@ -90,8 +90,8 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
   const library = new TextureLibrary(db, store, clock, settings.renderCacheBytes / 4);
   const swept = await library.sweep();
   if (swept > 0) app.log.info({ removed: swept }, 'removed textures nothing refers to');
-  const wardrobe = new Wardrobe(db, library, clock, settings.publicUrl, settings.maxSkinWidth);
-  const images = new ImageService(db, library, settings.publicUrl, (settings.renderCacheBytes * 3) / 4);
+  const images = new ImageService(db, library, clock, settings.publicUrl, (settings.renderCacheBytes * 3) / 4);
+  const wardrobe = new Wardrobe(db, library, clock, settings.publicUrl, settings.maxSkinWidth, () => images.forgetResolutions());
 
   installAuthentication(app, db, tokens, clock);
   healthRoutes(app, db);

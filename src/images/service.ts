@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { normalizeUuid } from '../accounts/identifiers.ts';
 import { usernameKey } from '../accounts/rules.ts';
+import type { Clock } from '../clock.ts';
 import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database } from '../database/schema.ts';
 import { notFound } from '../http/envelope.ts';
@@ -34,8 +35,23 @@ export interface LauncherDocument {
 
 const DEFAULT_SKIN_KEY = { false: 'default-classic', true: 'default-slim' };
 
+/**
+ * How long a resolved identifier (player or skin to texture digests) is reused. A change made through this
+ * instance clears them at once; another instance's change shows here within this time (images are cached by
+ * browsers for 60 s anyway). Measured: resolving costs more than serving a cached render.
+ */
+export const RESOLUTION_TTL_MS = 2_000;
+const MAX_RESOLUTIONS = 100_000;
+
+interface CachedRender {
+  png: Buffer;
+  etag: string;
+  byteLength: number;
+}
+
 export class ImageService {
-  private readonly renders: ByteBudgetCache<Buffer>;
+  private readonly renders: ByteBudgetCache<CachedRender>;
+  private readonly resolutions = new Map<string, { value: Wearing | string; until: number }>();
   private readonly defaultSkins: Record<'true' | 'false', { image: RgbaImage; png: Buffer; digest: string }>;
   private readonly playerByUuid;
   private readonly playerByUsername;
@@ -45,6 +61,7 @@ export class ImageService {
   constructor(
     db: Kysely<Database>,
     private readonly library: TextureLibrary,
+    private readonly clock: Clock,
     private readonly publicUrl: string,
     cacheBytes: number,
   ) {
@@ -82,8 +99,30 @@ export class ImageService {
     );
   }
 
+  /** Forgets every resolved identifier: called after any change to skins, capes or selections. */
+  forgetResolutions() {
+    this.resolutions.clear();
+  }
+
+  /** Reuses a found (never a missing) resolution for RESOLUTION_TTL_MS. */
+  private async resolved<T extends Wearing | string>(key: string, resolve: () => Promise<T | null>): Promise<T | null> {
+    const now = this.clock.now();
+    const hit = this.resolutions.get(key);
+    if (hit && hit.until > now) return hit.value as T;
+    const value = await resolve();
+    if (value !== null) {
+      if (this.resolutions.size >= MAX_RESOLUTIONS) this.resolutions.clear();
+      this.resolutions.set(key, { value, until: now + RESOLUTION_TTL_MS });
+    }
+    return value;
+  }
+
   /** A player (UUID or username) or a skin UUID. */
-  private async wearing(identifier: string): Promise<Wearing | null> {
+  private wearing(identifier: string): Promise<Wearing | null> {
+    return this.resolved(`wearing:${identifier}`, () => this.lookUpWearing(identifier));
+  }
+
+  private async lookUpWearing(identifier: string): Promise<Wearing | null> {
     const uuid = normalizeUuid(identifier);
     const [player] = uuid ? await this.playerByUuid({ key: uuid }) : await this.playerByUsername({ key: usernameKey(identifier) });
     if (player) {
@@ -106,11 +145,10 @@ export class ImageService {
     return wearing;
   }
 
-  private async capeDigest(identifier: string): Promise<string | null> {
+  private capeDigest(identifier: string): Promise<string | null> {
     const uuid = normalizeUuid(identifier);
-    if (!uuid) return null;
-    const [cape] = await this.capeByUuid({ key: uuid });
-    return cape?.texture_digest ?? null;
+    if (!uuid) return Promise.resolve(null);
+    return this.resolved(`cape:${uuid}`, async () => (await this.capeByUuid({ key: uuid }))[0]?.texture_digest ?? null);
   }
 
   async launcherDocument(identifier: string): Promise<LauncherDocument> {
@@ -157,14 +195,14 @@ export class ImageService {
     // Only the cloak views show the cape; a cape change must not invalidate heads and bodies.
     const capeKey = view === 'cloak' ? wearing.cape?.digest : undefined;
     const key = `${view}/${type}/${size}/${skinKey}/${slim ? 'slim' : 'classic'}/${capeKey ?? '-'}`;
-    const etag = `"${createHash('sha1').update(key).digest('base64url')}"`;
     const cached = this.renders.get(key);
-    if (cached) return { png: cached, etag };
+    if (cached) return cached;
     const skin = wearing.skin ? await this.library.image(wearing.skin.digest) : this.defaultSkins[`${slim}`].image;
     const cape = capeKey ? await this.library.image(capeKey) : undefined;
     const png = renderImage({ view, type, size, skin, slim, cape });
-    this.renders.set(key, png);
-    return { png, etag };
+    const rendered = { png, etag: `"${createHash('sha1').update(key).digest('base64url')}"`, byteLength: png.byteLength };
+    this.renders.set(key, rendered);
+    return rendered;
   }
 }
 

@@ -78,18 +78,19 @@ export function renderPixels(request: RenderRequest): RgbaImage {
   const { width, height } = renderDimensions(request);
   const scale = view === 'head' ? size / Math.max(frame.width, frame.height) : size / frame.width;
   const pixels = new Uint8Array(width * height * 4);
+  const flat = cameraFor(view, type).flat;
   const target: Target = {
     width,
     height,
     pixels,
     colours: new Uint32Array(pixels.buffer),
-    depth: new Float32Array(width * height).fill(-Infinity),
+    depth: flat ? new Float32Array(0) : new Float32Array(width * height).fill(-Infinity),
     scale,
     offsetX: (width - frame.width * scale) / 2,
     offsetY: (height - frame.height * scale) / 2,
   };
   const textures = { skin: texelsOf(skin), cape: cape && texelsOf(cape) };
-  for (const face of faces) drawFace(face, textures[face.texture]!, target);
+  for (const face of faces) (flat ? drawUprightFace : drawFace)(face, textures[face.texture]!, target);
   return { width, height, data: pixels };
 }
 
@@ -230,18 +231,19 @@ interface Camera {
   right: Vec3;
   up: Vec3;
   toViewer: Vec3;
-  shaded: boolean;
+  /** Straight-on views: unshaded, and no face ever hides another (the overlay lies exactly on its base). */
+  flat: boolean;
 }
 
 const R2 = Math.SQRT2;
 const R3 = Math.sqrt(3);
 const R6 = Math.sqrt(6);
 /** True isometric from the player's front-right, above: top, front and the player's right side in view. */
-const ISOMETRIC_FRONT: Camera = { right: [1 / R2, 0, 1 / R2], up: [1 / R6, 2 / R6, -1 / R6], toViewer: [-1 / R3, 1 / R3, 1 / R3], shaded: true };
+const ISOMETRIC_FRONT: Camera = { right: [1 / R2, 0, 1 / R2], up: [1 / R6, 2 / R6, -1 / R6], toViewer: [-1 / R3, 1 / R3, 1 / R3], flat: false };
 /** The same camera with the player turned around: top, back and the player's left side in view. */
-const ISOMETRIC_BACK: Camera = { right: [-1 / R2, 0, -1 / R2], up: [-1 / R6, 2 / R6, 1 / R6], toViewer: [1 / R3, 1 / R3, -1 / R3], shaded: true };
-const FLAT_FRONT: Camera = { right: [1, 0, 0], up: [0, 1, 0], toViewer: [0, 0, 1], shaded: false };
-const FLAT_BACK: Camera = { right: [-1, 0, 0], up: [0, 1, 0], toViewer: [0, 0, -1], shaded: false };
+const ISOMETRIC_BACK: Camera = { right: [-1 / R2, 0, -1 / R2], up: [-1 / R6, 2 / R6, 1 / R6], toViewer: [1 / R3, 1 / R3, -1 / R3], flat: false };
+const FLAT_FRONT: Camera = { right: [1, 0, 0], up: [0, 1, 0], toViewer: [0, 0, 1], flat: true };
+const FLAT_BACK: Camera = { right: [-1, 0, 0], up: [0, 1, 0], toViewer: [0, 0, -1], flat: true };
 
 function cameraFor(view: RenderView, type: RenderType): Camera {
   if (type === 'skin') return view === 'cloak' ? FLAT_BACK : FLAT_FRONT;
@@ -338,7 +340,7 @@ function toScreen(face: Face, camera: Camera, frame: Frame): ScreenFace {
     rectX,
     rectY,
     mirrored: face.mirrored,
-    shade: camera.shaded ? SHADE_TABLES[shadeOf(face, camera)] : null,
+    shade: camera.flat ? null : SHADE_TABLES[shadeOf(face, camera)],
   };
 }
 
@@ -387,6 +389,7 @@ interface Target {
   height: number;
   pixels: Uint8Array;
   colours: Uint32Array;
+  /** Per pixel, how near the viewer what is drawn there is; empty for flat views, which need no depth test. */
   depth: Float32Array;
   /** Pixels per model unit, and the image position of the frame's top-left. */
   scale: number;
@@ -498,6 +501,38 @@ function drawFace(face: ScreenFace, texels: Texels, target: Target): void {
       } else {
         blend(pixels, index * 4, textureBytes, source * 4, shade);
       }
+    }
+  }
+}
+
+/**
+ * Flat views: every face is an upright rectangle on screen and none hides another, so each texel is copied
+ * as a run of pixels, without depth test. A pixel takes the texel under its centre, as in drawFace.
+ */
+function drawUprightFace(face: ScreenFace, texels: Texels, target: Target): void {
+  const { width, height, pixels, colours, scale } = target;
+  const { colours: texture, bytes: textureBytes, width: textureWidth, scale: texelScale } = texels;
+  const originX = face.originX * scale + target.offsetX;
+  const originY = face.originY * scale + target.offsetY;
+  // Pixels per texture pixel (not per model unit: HD textures have several texture pixels per unit).
+  const stepX = (face.stepAX * scale) / texelScale;
+  const stepY = (face.stepBY * scale) / texelScale;
+  const textureColumns = face.columns * texelScale;
+  const textureRows = face.rows * texelScale;
+  const textureX = face.rectX * texelScale;
+  const textureY = face.rectY * texelScale;
+  // Pixels whose centres lie in [p, q) along an axis run from ceil(p - 0.5) up to, not including, ceil(q - 0.5).
+  const firstRow = Math.max(0, Math.ceil(originY - 0.5));
+  const endRow = Math.min(height, Math.ceil(originY + textureRows * stepY - 0.5));
+  for (let y = firstRow; y < endRow; y++) {
+    const row = Math.min(textureRows - 1, Math.floor((y + 0.5 - originY) / stepY));
+    for (let column = 0; column < textureColumns; column++) {
+      const start = y * width + Math.max(0, Math.ceil(originX + column * stepX - 0.5));
+      const end = y * width + Math.min(width, Math.ceil(originX + (column + 1) * stepX - 0.5));
+      const source = (textureY + row) * textureWidth + textureX + (face.mirrored ? textureColumns - 1 - column : column);
+      const alpha = texture[source] >>> 24;
+      if (alpha === 255) colours.fill(texture[source], start, end);
+      else if (alpha !== 0) for (let index = start; index < end; index++) blend(pixels, index * 4, textureBytes, source * 4, null);
     }
   }
 }

@@ -58,6 +58,8 @@ export class Wardrobe {
     private readonly clock: Clock,
     private readonly publicUrl: string,
     private readonly maxTextureWidth: number,
+    /** Told after every committed change, so that image resolutions cached elsewhere are dropped. */
+    private readonly changed: () => void,
   ) {}
 
   // ---- the player's own skins and capes ----
@@ -82,6 +84,7 @@ export class Wardrobe {
       await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'skin.upload', target: userId, details: { skin: uuid, digest: texture.digest } });
       return uuid;
     });
+    this.changed();
     return this.skinRecord(this.db, uuid);
   }
 
@@ -116,6 +119,7 @@ export class Wardrobe {
       await recordAudit(trx, this.clock.now(), { actor: actorOf(caller.user), action: 'skin.delete', target: caller.user.id, details: { skin: skin.uuid } });
       return { result: undefined, released: [skin.texture_digest] };
     });
+    this.changed();
     return { uuid: skin.uuid };
   }
 
@@ -134,6 +138,7 @@ export class Wardrobe {
       await trx.updateTable('users').set({ ...changes, updated_at: now }).where('id', '=', userId).execute();
       await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.select_textures', target: userId, details: choice });
     });
+    this.changed();
   }
 
   // ---- admin ----
@@ -167,6 +172,7 @@ export class Wardrobe {
       await recordAudit(trx, now, { actor, action: 'cape.upload', details: { cape: uuid, name, owners, digest: texture.digest } });
       return uuid;
     });
+    this.changed();
     const cape = await this.db.selectFrom('capes').select(['id', 'uuid', 'name', 'texture_digest']).where('uuid', '=', uuid).executeTakeFirstOrThrow();
     return (await this.capeRecords(this.db, [cape]))[0]!;
   }
@@ -179,6 +185,7 @@ export class Wardrobe {
       await recordAudit(trx, this.clock.now(), { actor, action: 'cape.delete', details: { cape: cape.uuid, name: cape.name } });
       return { result: undefined, released: [cape.texture_digest] };
     });
+    this.changed();
     return { uuid: cape.uuid };
   }
 
@@ -200,6 +207,7 @@ export class Wardrobe {
       }
       await recordAudit(trx, now, { actor, action: 'cape.assign', target: user.id, details: { capes: [...new Set(body.cape)].map((uuid) => normalizeUuid(uuid)) } });
     });
+    this.changed();
     const owned = await this.db
       .selectFrom('cape_owners')
       .innerJoin('capes', 'capes.id', 'cape_owners.cape_id')
@@ -233,6 +241,7 @@ export class Wardrobe {
       if (Object.keys(values).length > 0) await trx.updateTable('skins').set(values).where('id', '=', skin.id).execute();
       await recordAudit(trx, this.clock.now(), { actor, action, target: skin.user_id, details: { skin: skin.uuid, ...changes } });
     });
+    this.changed();
     return this.skinRecord(this.db, skin.uuid);
   }
 
