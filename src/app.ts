@@ -52,12 +52,10 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     }
   });
 
-  const db = openDatabase(settings.database);
-  app.addHook('onClose', async () => db.destroy());
+  const db = openDatabase(settings.database, (error) => app.log.warn({ err: error }, 'a database connection broke; it will be replaced'));
   await migrateToLatest(db);
 
   const redis = settings.redisUrl ? new Redis(settings.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
-  if (redis) app.addHook('onClose', async () => void (await redis.quit()));
   const limiter = new RateLimiter(redis ? new RedisCounterStore(redis) : new MemoryCounterStore(clock));
 
   const transport = createMailTransport({
@@ -68,7 +66,12 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
   });
   const mailWorker = new MailWorker(db, transport, clock, app.log, { ...DEFAULT_MAIL_WORKER_OPTIONS, ...options.mailWorker });
   app.addHook('onReady', async () => mailWorker.start());
-  app.addHook('onClose', async () => mailWorker.stop());
+  // In this order: the worker may be mid-send and still write its outcome; the database goes last.
+  app.addHook('onClose', async () => {
+    await mailWorker.stop();
+    await redis?.quit();
+    await db.destroy();
+  });
 
   const tokens = new Tokens(settings.jwtSecret, settings.jwtTtlSeconds, settings.publicUrl, clock);
   const accounts = new AccountService({

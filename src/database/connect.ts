@@ -17,11 +17,16 @@ const MIGRATIONS: Record<string, Migration> = {
   '002_textures': textures,
 };
 
-export function openDatabase(settings: DatabaseSettings): Kysely<Database> {
+/**
+ * `onConnectionError` hears of idle PostgreSQL connections that broke (a server restart, an administrator's
+ * termination). Without a listener pg would raise them as uncaught errors and stop the process; the pool
+ * replaces such connections by itself.
+ */
+export function openDatabase(settings: DatabaseSettings, onConnectionError: (error: Error) => void = () => {}): Kysely<Database> {
   if (settings.kind === 'postgres') {
-    return new Kysely<Database>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: settings.url, max: 10 }) }),
-    });
+    const pool = new pg.Pool({ connectionString: settings.url, max: 10 });
+    pool.on('error', onConnectionError);
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   mkdirSync(dirname(settings.file), { recursive: true });
   const connection = new SQLite(settings.file);

@@ -39,7 +39,10 @@ export interface RenderRequest {
 export const MIN_RENDER_SIZE = 8;
 export const MAX_RENDER_SIZE = 512;
 
-/** Face brightness in 3D views: tops lit, sides turned away from the viewer dimmed; fronts keep their colour. */
+/**
+ * Face brightness in 3D views, by direction: tops lit (clamped at 255), faces turned to the viewer's right
+ * (fronts; backs in the cloak view) as painted, faces turned to the viewer's left (the visible side) dimmed.
+ */
 export const SHADE = { top: 1.1, front: 1, side: 0.8 } as const;
 
 export function renderImage(request: RenderRequest): Buffer {
@@ -382,7 +385,7 @@ const SHADE_TABLES = Object.fromEntries(
 // ---------------------------------------------------------------------------------------------------------
 // Rasteriser: for each pixel of a face's bounding box, inverse-map the pixel centre to texel coordinates,
 // keep it if it falls inside the face and in front of what is drawn there, and take the nearest texel.
-// Pixels are read and written as little-endian 32-bit RGBA words.
+// Pixels are read and written as little-endian 32-bit RGBA words (png.ts refuses to load on big-endian machines).
 
 interface Target {
   width: number;
@@ -404,8 +407,6 @@ interface Texels {
   /** Texture pixels per model unit (width / 64). */
   scale: number;
 }
-
-if (new Uint8Array(Uint32Array.of(1).buffer)[0] !== 1) throw new Error('the renderer assumes a little-endian platform');
 
 const texelViews = new WeakMap<RgbaImage, Texels>();
 
