@@ -2,7 +2,7 @@
 import { cpus } from 'node:os';
 import { verify } from '@node-rs/argon2';
 import { hashPassword } from '../src/accounts/passwords.ts';
-import { load, rate, startServerProcess } from './lib.ts';
+import { compareLoad, load, rate, startServerProcess } from './lib.ts';
 
 const OWNER = { OWNER_USERNAME: 'BenchOwner', OWNER_MAIL: 'bench@example.org', OWNER_PASSWORD: 'bench password' };
 // Enough logins in flight to keep every argon2 thread busy (libuv's pool has 4 threads by default).
@@ -16,6 +16,8 @@ export interface Figure {
   unit: string;
   reference?: { name: string; value: number };
   target?: string;
+  /** reference/subject server CPU per request, at a fixed rate (see compareLoad). */
+  cpuRatio?: number;
 }
 
 export async function runAccountBench(seconds = 5): Promise<Figure[]> {
@@ -27,13 +29,15 @@ export async function runAccountBench(seconds = 5): Promise<Figure[]> {
   try {
     const loginBody = JSON.stringify({ username: OWNER.OWNER_USERNAME, password: OWNER.OWNER_PASSWORD });
     const json = { 'content-type': 'application/json' };
+    await load({ url: `${server.url}/api/auth/login`, method: 'POST', headers: json, body: loginBody, connections: LOGIN_CONNECTIONS, seconds: 2 }); // warm-up
     const logins = await load({ url: `${server.url}/api/auth/login`, method: 'POST', headers: json, body: loginBody, connections: LOGIN_CONNECTIONS, seconds });
     if (logins.errors > 0) throw new Error(`${logins.errors} logins failed during the benchmark`);
 
     const token = ((await (await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: json, body: loginBody })).json()) as { data: { jwt: string } }).data.jwt;
-    const home = await load({ url: `${server.url}/api/home`, headers: { authorization: `Bearer ${token}` }, seconds });
-    if (home.errors > 0) throw new Error(`${home.errors} GET /api/home requests failed during the benchmark`);
-    const bareRoute = await load({ url: `${bare.url}/bare`, seconds });
+    const home = await compareLoad(
+      { url: `${server.url}/api/home`, headers: { authorization: `Bearer ${token}` }, seconds: 3, server },
+      { url: `${bare.url}/bare`, seconds: 3, server: bare },
+    );
 
     return [
       { name: 'argon2id verify (in-process, raw)', value: rawVerifies, unit: 'op/s' },
@@ -44,13 +48,14 @@ export async function runAccountBench(seconds = 5): Promise<Figure[]> {
         reference: { name: 'raw argon2id verify', value: rawVerifies },
         target: '>= 85%',
       },
-      { name: 'bare Fastify route', value: bareRoute.requestsPerSecond, unit: 'req/s' },
+      { name: 'bare Fastify route', value: home.reference.requestsPerSecond, unit: 'req/s' },
       {
         name: 'GET /api/home',
-        value: home.requestsPerSecond,
-        unit: `req/s (p99 ${home.p99Ms} ms)`,
-        reference: { name: 'bare Fastify route', value: bareRoute.requestsPerSecond },
+        value: home.subject.requestsPerSecond,
+        unit: `req/s (p99 ${home.subject.p99Ms} ms; server CPU ${home.subject.cpuMicrosPerRequest?.toFixed(0)} us/req against ${home.reference.cpuMicrosPerRequest?.toFixed(0)})`,
+        reference: { name: 'bare Fastify route', value: home.reference.requestsPerSecond },
         target: '>= 50%',
+        cpuRatio: home.cpuRatio,
       },
     ];
   } finally {

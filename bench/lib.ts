@@ -1,13 +1,21 @@
 // Shared pieces of the benchmarks: start a server as its own process, and load it over HTTP with autocannon.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 
 export interface ServerProcess {
   url: string;
+  /** CPU time (user + system) the server process has used so far, in ms; from /proc, so Linux only. */
+  cpuMs(): number;
   stop(): Promise<void>;
+}
+
+function processCpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  // utime and stime, in clock ticks of 10 ms.
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 /** Runs `script` (a .ts file) with tsx in a child process and waits for Fastify's "listening" line. */
@@ -38,6 +46,7 @@ export async function startServerProcess(script: string, env: Record<string, str
   });
   return {
     url,
+    cpuMs: () => processCpuMs(child.pid!),
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());
@@ -48,6 +57,8 @@ export async function startServerProcess(script: string, env: Record<string, str
 
 export interface LoadResult {
   requestsPerSecond: number;
+  /** Server CPU time per request (when the server process was given), in microseconds. */
+  cpuMicrosPerRequest?: number;
   p50Ms: number;
   p99Ms: number;
   errors: number;
@@ -55,12 +66,17 @@ export interface LoadResult {
 
 export async function load(options: {
   url: string;
+  /** The server answering, to read its CPU time from. */
+  server?: ServerProcess;
   method?: 'GET' | 'POST';
   headers?: Record<string, string>;
   body?: string;
   connections?: number;
   seconds?: number;
+  /** Requests per second to offer; unlimited when absent. */
+  rate?: number;
 }): Promise<LoadResult> {
+  const cpuBefore = options.server?.cpuMs();
   const result = await autocannon({
     url: options.url,
     method: options.method ?? 'GET',
@@ -68,9 +84,12 @@ export async function load(options: {
     body: options.body,
     connections: options.connections ?? 50,
     duration: options.seconds ?? 5,
+    ...(options.rate ? { overallRate: options.rate } : {}),
   });
+  const cpuUsed = options.server && cpuBefore !== undefined ? options.server.cpuMs() - cpuBefore : undefined;
   return {
     requestsPerSecond: result.requests.average,
+    cpuMicrosPerRequest: cpuUsed === undefined ? undefined : (cpuUsed * 1000) / result.requests.total,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     errors: result.non2xx + result.errors + result.timeouts,
@@ -91,4 +110,43 @@ export async function rate(operation: () => Promise<unknown>, concurrency: numbe
     }),
   );
   return completed / ((performance.now() - started) / 1000);
+}
+
+export interface Comparison {
+  subject: LoadResult;
+  reference: LoadResult;
+  /** Median over the rounds of subject/reference throughput, each round measuring both back to back. */
+  ratio: number;
+  /** reference/subject server CPU per request at a fixed request rate: the ratio the servers alone would reach. */
+  cpuRatio: number;
+}
+
+// Low enough that neither server is saturated, so CPU per request is not inflated by queueing.
+const FIXED_RATE = 2000;
+
+/**
+ * This machine's speed drifts by tens of percent from one run to the next, so a route and its reference are
+ * measured alternately, round after round, and the median of the per-round ratios is reported.
+ */
+export async function compareLoad(subject: Parameters<typeof load>[0], reference: Parameters<typeof load>[0], rounds = 5): Promise<Comparison> {
+  // An untimed round first: a fresh server spends its first seconds compiling its hot paths (TurboFan).
+  await load({ ...reference, seconds: 2 });
+  await load({ ...subject, seconds: 2 });
+  const results: { subject: LoadResult; reference: LoadResult }[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const referenceResult = await load(reference);
+    const subjectResult = await load(subject);
+    if (subjectResult.errors > 0) throw new Error(`${subjectResult.errors} requests to ${subject.url} failed`);
+    results.push({ subject: subjectResult, reference: referenceResult });
+  }
+  results.sort((a, b) => a.subject.requestsPerSecond / a.reference.requestsPerSecond - b.subject.requestsPerSecond / b.reference.requestsPerSecond);
+  const median = results[Math.floor(results.length / 2)]!;
+  const cpuRatios: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const referenceCpu = (await load({ ...reference, rate: FIXED_RATE })).cpuMicrosPerRequest;
+    const subjectCpu = (await load({ ...subject, rate: FIXED_RATE })).cpuMicrosPerRequest;
+    if (referenceCpu !== undefined && subjectCpu !== undefined) cpuRatios.push(referenceCpu / subjectCpu);
+  }
+  cpuRatios.sort((a, b) => a - b);
+  return { ...median, ratio: median.subject.requestsPerSecond / median.reference.requestsPerSecond, cpuRatio: cpuRatios[Math.floor(cpuRatios.length / 2)] ?? Number.NaN };
 }

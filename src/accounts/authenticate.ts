@@ -21,7 +21,7 @@ export const LEVELS = { banned: -1, player: 0, moderator: 1, admin: 2, owner: 3 
 export type Access = 'public' | 'registering' | 'player' | 'moderator' | 'admin' | 'owner';
 
 export interface Caller {
-  user: UserRow;
+  user: CallerUser;
   sessionId: number;
   /** perms raised by an unexpired role grant; -1 when banned. */
   level: number;
@@ -42,6 +42,25 @@ export function callerOf(request: FastifyRequest): Caller {
   return request.caller;
 }
 
+/** What a route may read of its caller: the user row without the password hash and the launcher fields. */
+const CALLER_COLUMNS = [
+  'users.id',
+  'users.username',
+  'users.mail',
+  'users.mail_key',
+  'users.mail_verify',
+  'users.mail_verification',
+  'users.uuid',
+  'users.perms',
+  'users.dsid',
+  'users.discord_username',
+  'users.discord_avatar',
+  'users.selected_skin_id',
+  'users.selected_cape_id',
+] as const;
+
+export type CallerUser = Pick<UserRow, (typeof CALLER_COLUMNS)[number] extends `users.${infer Column}` ? Column : never>;
+
 /** The session named by a token, with its user and role grant: one query on every authenticated request. */
 function sessionLookup(db: Kysely<Database>) {
   return reusableQuery(db, { sessionId: -101, userId: -102 }, ({ sessionId, userId }) =>
@@ -49,7 +68,7 @@ function sessionLookup(db: Kysely<Database>) {
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
       .leftJoin('role_grants', 'role_grants.user_id', 'users.id')
-      .selectAll('users')
+      .select(CALLER_COLUMNS)
       .select([
         'sessions.revoked_at as session_revoked_at',
         'sessions.expires_at as session_expires_at',

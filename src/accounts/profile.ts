@@ -41,6 +41,12 @@ export const userDetailSchema = {
   },
 } as const;
 
+/** The user columns the detail shape is made of. */
+type ProfileUser = Pick<
+  UserRow,
+  'id' | 'username' | 'uuid' | 'mail' | 'mail_verify' | 'mail_verification' | 'dsid' | 'discord_username' | 'discord_avatar' | 'selected_skin_id' | 'selected_cape_id'
+>;
+
 export class Profiles {
   // Run on every GET /api/home: compiled once (see reusable-query.ts).
   private readonly skinsOf;
@@ -66,7 +72,7 @@ export class Profiles {
   }
 
   /** `level` is the effective level (perms raised by a role grant), which is what a client acts on. */
-  async detail(user: UserRow, level: number): Promise<UserDetail> {
+  async detail(user: ProfileUser, level: number): Promise<UserDetail> {
     const [skins, capes] = await Promise.all([this.skinsOf({ userId: user.id }), this.capesOf({ userId: user.id })]);
     return {
       Username: user.username ?? '',

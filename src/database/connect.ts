@@ -35,7 +35,22 @@ export function openDatabase(settings: DatabaseSettings, onConnectionError: (err
   connection.pragma('busy_timeout = 5000');
   // WAL makes NORMAL durable across application crashes; only a power loss may drop the last commits.
   connection.pragma('synchronous = NORMAL');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(connection) }) });
+  const cached = withStatementCache(connection);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  sqliteConnections.set(db, { connection, prepare: cached.prepare });
+  return db;
+}
+
+export interface DirectSqlite {
+  connection: SQLite.Database;
+  prepare(sqlText: string): SQLite.Statement;
+}
+
+const sqliteConnections = new WeakMap<Kysely<Database>, DirectSqlite>();
+
+/** The SQLite connection behind `db`, for the compiled-once reads of reusable-query.ts; undefined on PostgreSQL. */
+export function directSqlite(db: Kysely<Database>): DirectSqlite | undefined {
+  return sqliteConnections.get(db);
 }
 
 /**
