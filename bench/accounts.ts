@@ -2,7 +2,7 @@
 import { cpus } from 'node:os';
 import { verify } from '@node-rs/argon2';
 import { hashPassword } from '../src/accounts/passwords.ts';
-import { compareLoad, load, rate, startServerProcess } from './lib.ts';
+import { compareLoad, comparisonFigures, load, rate, startServerProcess, type Figure } from './lib.ts';
 
 const OWNER = { OWNER_USERNAME: 'BenchOwner', OWNER_MAIL: 'bench@example.org', OWNER_PASSWORD: 'bench password' };
 // Enough logins in flight to keep every argon2 thread busy (libuv's pool has 4 threads by default).
@@ -10,15 +10,6 @@ const HASH_CONCURRENCY = 4;
 // More clients than threads, so that the pool always has the next login queued while one is being answered.
 const LOGIN_CONNECTIONS = 16;
 
-export interface Figure {
-  name: string;
-  value: number;
-  unit: string;
-  reference?: { name: string; value: number };
-  target?: string;
-  /** reference/subject server CPU per request, at a fixed rate (see compareLoad). */
-  cpuRatio?: number;
-}
 
 export async function runAccountBench(seconds = 5): Promise<Figure[]> {
   const stored = await hashPassword(OWNER.OWNER_PASSWORD);
@@ -48,15 +39,7 @@ export async function runAccountBench(seconds = 5): Promise<Figure[]> {
         reference: { name: 'raw argon2id verify', value: rawVerifies },
         target: '>= 85%',
       },
-      { name: 'bare Fastify route', value: home.reference.requestsPerSecond, unit: 'req/s' },
-      {
-        name: 'GET /api/home',
-        value: home.subject.requestsPerSecond,
-        unit: `req/s (p99 ${home.subject.p99Ms} ms; server CPU ${home.subject.cpuMicrosPerRequest?.toFixed(0)} us/req against ${home.reference.cpuMicrosPerRequest?.toFixed(0)})`,
-        reference: { name: 'bare Fastify route', value: home.reference.requestsPerSecond },
-        target: '>= 50%',
-        cpuRatio: home.cpuRatio,
-      },
+      ...comparisonFigures('GET /api/home', 'bare Fastify route', home, '>= 50%'),
     ];
   } finally {
     await server.stop();

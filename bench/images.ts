@@ -1,7 +1,6 @@
 // Issue 3's HTTP figure: cached image requests per second against a static 1 KB PNG served from memory by Fastify.
 import { readFileSync } from 'node:fs';
-import type { Figure } from './accounts.ts';
-import { compareLoad, startServerProcess } from './lib.ts';
+import { compareLoad, comparisonFigures, startServerProcess, type Figure } from './lib.ts';
 
 const OWNER = { OWNER_USERNAME: 'BenchOwner', OWNER_MAIL: 'bench@example.org', OWNER_PASSWORD: 'bench password' };
 
@@ -24,17 +23,7 @@ export async function runImageHttpBench(seconds = 3): Promise<Figure[]> {
     const head = `${server.url}/api/skin/head/${OWNER.OWNER_USERNAME}?type=player&size=100`;
     await fetch(head); // renders once; every request after is served from the render cache
     const cached = await compareLoad({ url: head, seconds, server }, { url: `${bare.url}/static.png`, seconds, server: bare });
-    return [
-      { name: 'static 1 KB PNG from memory (bare Fastify)', value: cached.reference.requestsPerSecond, unit: 'req/s' },
-      {
-        name: 'GET /api/skin/head (cached 3D head, size 100)',
-        value: cached.subject.requestsPerSecond,
-        unit: `req/s (p99 ${cached.subject.p99Ms} ms)`,
-        reference: { name: 'static 1 KB PNG', value: cached.reference.requestsPerSecond },
-        target: '>= 80%',
-        cpuRatio: cached.cpuRatio,
-      },
-    ];
+    return comparisonFigures('GET /api/skin/head (cached 3D head, size 100)', 'static 1 KB PNG from memory (bare Fastify)', cached, '>= 80%');
   } finally {
     await server.stop();
     await bare.stop();

@@ -150,3 +150,29 @@ export async function compareLoad(subject: Parameters<typeof load>[0], reference
   cpuRatios.sort((a, b) => a - b);
   return { ...median, ratio: median.subject.requestsPerSecond / median.reference.requestsPerSecond, cpuRatio: cpuRatios[Math.floor(cpuRatios.length / 2)] ?? Number.NaN };
 }
+
+export interface Figure {
+  name: string;
+  value: number;
+  unit: string;
+  reference?: { name: string; value: number };
+  target?: string;
+  /** reference/subject server CPU per request, at a fixed rate (see compareLoad). */
+  cpuRatio?: number;
+}
+
+/** The two table rows of a comparison: the reference alone, then the subject against it. */
+export function comparisonFigures(subjectName: string, referenceName: string, comparison: Comparison, target: string): Figure[] {
+  const { subject, reference } = comparison;
+  return [
+    { name: referenceName, value: reference.requestsPerSecond, unit: 'req/s' },
+    {
+      name: subjectName,
+      value: subject.requestsPerSecond,
+      unit: `req/s (p99 ${subject.p99Ms} ms; server CPU ${subject.cpuMicrosPerRequest?.toFixed(0)} us/req against ${reference.cpuMicrosPerRequest?.toFixed(0)})`,
+      reference: { name: referenceName, value: reference.requestsPerSecond },
+      target,
+      cpuRatio: comparison.cpuRatio,
+    },
+  ];
+}

@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark of the project, printed as Markdown tables (copied into docs/performance.md).
-import { machine, runAccountBench, type Figure } from './accounts.ts';
+import { machine, runAccountBench } from './accounts.ts';
 import { runImageHttpBench } from './images.ts';
+import type { Figure } from './lib.ts';
 import { runRenderBench } from './render.ts';
 
 console.log(`\nMachine: ${machine()}\n`);

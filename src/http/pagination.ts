@@ -1,6 +1,7 @@
 // Every admin list takes `limit` (default 100, at most 1000) and `offset`, keeps `data` an array, and sends the
 // total in an X-Total-Count header (contract section 5).
 import type { FastifyReply } from 'fastify';
+import { ok } from './envelope.ts';
 
 export interface PageQuery {
   limit: number;
@@ -15,6 +16,8 @@ export const pageQuerySchema = {
   },
 } as const;
 
-export function withTotal(reply: FastifyReply, total: number) {
-  reply.header('x-total-count', String(total));
+/** The envelope of one page of a list, with the list's total in X-Total-Count. */
+export function pageEnvelope<T>(reply: FastifyReply, page: { records: T[]; total: number }) {
+  reply.header('x-total-count', String(page.total));
+  return ok(page.records);
 }

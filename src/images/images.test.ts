@@ -1,32 +1,28 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { decodePng } from '../rendering/png.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
-import { startService, type TestService } from '../../test/support/service.ts';
+import { capeFile, fixture, skinFile } from '../../test/support/fixtures.ts';
+import { OWNER, startService, type TestService } from '../../test/support/service.ts';
 
-const FIXTURES = join(import.meta.dirname, '../../test/fixtures');
-const fixture = (path: string) => readFileSync(join(FIXTURES, path));
 const manifest = JSON.parse(fixture('manifest.json').toString()) as {
   files: Record<string, { faces: Record<string, { rect: number[]; colour: number[] }> }>;
 };
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-const OWNER = { username: 'Owner', mail: 'owner@example.org', password: 'owner password' };
 
 describeEachDatabase('launcher document and images', (kind) => {
   let service: TestService;
   let ownerToken: string;
   before(async () => {
     service = await startService(kind, { settings: { owner: OWNER } });
-    ownerToken = (await service.call('POST', '/api/auth/login', { body: { username: OWNER.username, password: OWNER.password } })).body.data.jwt;
+    ownerToken = await service.ownerToken();
   });
   after(async () => service?.close());
 
   const get = (url: string, headers?: Record<string, string>) => service.call('GET', url, { headers });
   const uploadSkin = async (token: string, name: string, fields: Record<string, string> = {}) =>
-    (await service.upload('/api/home/skins', token, fields, [{ field: 'skin', filename: `${name}.png`, bytes: fixture(`skins/${name}.png`) }])).body.data;
+    (await service.upload('/api/home/skins', token, fields, skinFile(name))).body.data;
   const playerWith = async (skin: string | null, withCape = false) => {
     const player = await service.registerPlayer();
     const uuid = (await service.call('GET', '/api/home', { token: player.token })).body.data.Uuid as string;
@@ -34,7 +30,7 @@ describeEachDatabase('launcher document and images', (kind) => {
     let cape: { uuid: string; digest: string } | undefined;
     if (withCape) {
       const id = (await service.db.selectFrom('users').select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow()).id;
-      cape = (await service.upload('/api/admin/user/cape/upload', ownerToken, { name: 'Cape', owners: String(id) }, [{ field: 'cape', filename: 'cape.png', bytes: fixture('capes/cape.png') }])).body.data;
+      cape = (await service.upload('/api/admin/user/cape/upload', ownerToken, { name: 'Cape', owners: String(id) }, capeFile('cape'))).body.data;
       await service.call('PATCH', '/api/home', { token: player.token, body: { selected_cape: cape!.uuid } });
     }
     return { ...player, uuid, cape };

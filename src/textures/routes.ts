@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { actorOf } from '../accounts/service.ts';
 import { envelopeSchema, ok } from '../http/envelope.ts';
-import { pageQuerySchema, withTotal, type PageQuery } from '../http/pagination.ts';
+import { pageEnvelope, pageQuerySchema, type PageQuery } from '../http/pagination.ts';
 import { optionalBoolean, readUpload, userIdList } from './multipart.ts';
 import type { Wardrobe } from './wardrobe.ts';
 
@@ -93,11 +93,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
   app.get<{ Querystring: PageQuery }>(
     '/api/admin/skins',
     { config: { access: 'moderator' }, schema: { querystring: pageQuerySchema, response: listOf(skinRecordSchema) } },
-    async (request, reply) => {
-      const page = await wardrobe.allSkins(request.query);
-      withTotal(reply, page.total);
-      return ok(page.records);
-    },
+    async (request, reply) => pageEnvelope(reply, await wardrobe.allSkins(request.query)),
   );
 
   app.patch<{ Params: { uuid: string }; Body: { name?: string; slim?: boolean; hd?: boolean; cloakid?: string } }>(
@@ -151,10 +147,6 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
   app.get<{ Querystring: PageQuery }>(
     '/api/admin/allcapes',
     { config: { access: 'moderator' }, schema: { querystring: pageQuerySchema, response: listOf(capeRecordSchema) } },
-    async (request, reply) => {
-      const page = await wardrobe.allCapes(request.query);
-      withTotal(reply, page.total);
-      return ok(page.records);
-    },
+    async (request, reply) => pageEnvelope(reply, await wardrobe.allCapes(request.query)),
   );
 }

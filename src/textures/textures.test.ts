@@ -1,24 +1,20 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { decodePng } from '../rendering/png.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { encodeVariant } from '../../test/support/png-variants.ts';
-import { startService, type TestService } from '../../test/support/service.ts';
+import { capeFile, FIXTURES, fixture, skinFile } from '../../test/support/fixtures.ts';
+import { OWNER, startService, type TestService } from '../../test/support/service.ts';
 
-const FIXTURES = join(import.meta.dirname, '../../test/fixtures');
-const fixture = (path: string) => readFileSync(join(FIXTURES, path));
-const skinFile = (name: string, bytes: Buffer = fixture(`skins/${name}.png`)) => [{ field: 'skin', filename: `${name}.png`, bytes }];
-const capeFile = (name: string, bytes: Buffer = fixture(`capes/${name}.png`)) => [{ field: 'cape', filename: `${name}.png`, bytes }];
-const OWNER = { username: 'Owner', mail: 'owner@example.org', password: 'owner password' };
 
 describeEachDatabase('wardrobe and admin textures', (kind) => {
   let service: TestService;
   let ownerToken: string;
   before(async () => {
     service = await startService(kind, { settings: { owner: OWNER } });
-    ownerToken = (await service.call('POST', '/api/auth/login', { body: { username: OWNER.username, password: OWNER.password } })).body.data.jwt;
+    ownerToken = await service.ownerToken();
   });
   after(async () => service?.close());
 

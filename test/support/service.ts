@@ -16,6 +16,9 @@ import { codeIn, mailTo, startSmtpServer, type Mailbox } from './smtp.ts';
 
 export const PUBLIC_URL = 'http://skins.test';
 
+/** The owner account tests create through the OWNER_* settings. */
+export const OWNER = { username: 'Owner', mail: 'owner@example.org', password: 'owner password' };
+
 export interface Reply {
   status: number;
   headers: Record<string, string | number | string[] | undefined>;
@@ -41,6 +44,8 @@ export interface TestService {
   call(method: string, url: string, options?: CallOptions): Promise<Reply>;
   /** A multipart/form-data POST, as a browser form sends it. */
   upload(url: string, token: string | undefined, fields: Record<string, string | string[]>, files: FormFile[]): Promise<Reply>;
+  /** Logs in the OWNER (start the service with `settings: { owner: OWNER }`) and returns the token. */
+  ownerToken(): Promise<string>;
   /** Registration steps 1-3 through the API, reading the code from the mail; returns a logged-in player. */
   registerPlayer(input?: { mail?: string; username?: string; password?: string }): Promise<{ token: string; mail: string; username: string; password: string }>;
   close(): Promise<void>;
@@ -138,8 +143,15 @@ export async function startService(kind: DatabaseKind, options: ServiceOptions =
     return { token, mail, username, password };
   };
 
+  const ownerToken = async () => {
+    const login = await call('POST', '/api/auth/login', { body: { username: OWNER.username, password: OWNER.password } });
+    if (login.status !== 200) throw new Error(`owner login: ${login.status} ${login.body?.msg}`);
+    return login.body.data.jwt as string;
+  };
+
   const db = openDatabase(settings.database);
   return {
+    ownerToken,
     app,
     settings,
     database,
