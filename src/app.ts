@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import { installAuthentication } from './accounts/authenticate.ts';
 import { MailCodes } from './accounts/codes.ts';
 import { Profiles } from './accounts/profile.ts';
+import { adminRoutes } from './admin/routes.ts';
+import { UserAdmin } from './admin/service.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { AccountService } from './accounts/service.ts';
 import { Tokens } from './accounts/tokens.ts';
@@ -96,9 +98,11 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
   const images = new ImageService(db, library, clock, settings.publicUrl, (settings.renderCacheBytes * 3) / 4);
   const wardrobe = new Wardrobe(db, library, clock, settings.publicUrl, settings.maxSkinWidth, () => images.forgetResolutions());
 
+  const profiles = new Profiles(db);
   installAuthentication(app, db, tokens, clock);
   healthRoutes(app, db);
-  accountRoutes(app, accounts, new Profiles(db), wardrobe);
+  accountRoutes(app, accounts, profiles, wardrobe);
+  adminRoutes(app, new UserAdmin(db, profiles, clock, () => images.forgetResolutions()));
   await textureRoutes(app, wardrobe, settings.maxTextureBytes);
   imageRoutes(app, images);
   return app;

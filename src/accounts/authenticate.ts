@@ -34,6 +34,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | null;
   }
+  interface FastifyInstance {
+    /** Every route with the access it declares ("METHOD /path" -> access), for the permission matrix test. */
+    routeAccess: Map<string, Access>;
+  }
 }
 
 /** The caller of a route that declared an access other than public. */
@@ -86,6 +90,12 @@ type SessionLookup = ReturnType<typeof sessionLookup>;
 
 export function installAuthentication(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens, clock: Clock) {
   const lookup = sessionLookup(db);
+  app.decorate('routeAccess', new Map<string, Access>());
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') app.routeAccess.set(`${method} ${route.url}`, route.config?.access ?? 'public');
+    }
+  });
   app.decorateRequest('caller', null);
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access ?? 'public';

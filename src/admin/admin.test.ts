@@ -1,0 +1,230 @@
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { ManualClock } from '../../test/support/clock.ts';
+import { describeEachDatabase } from '../../test/support/databases.ts';
+import { skinFile } from '../../test/support/fixtures.ts';
+import { OWNER, startService, type TestService } from '../../test/support/service.ts';
+
+describeEachDatabase('user administration', (kind) => {
+  const clock = new ManualClock();
+  let service: TestService;
+  let ownerToken: string;
+  before(async () => {
+    service = await startService(kind, { clock, settings: { owner: OWNER } });
+    ownerToken = await service.ownerToken();
+  });
+  after(async () => service?.close());
+
+  const idOf = async (username: string) => (await service.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+  /** A registered player whose perms are then set directly, as an owner would have. */
+  const withPerms = async (perms: number) => {
+    const player = await service.registerPlayer();
+    await service.db.updateTable('users').set({ perms }).where('username', '=', player.username).execute();
+    return { ...player, id: await idOf(player.username) };
+  };
+  const patch = (token: string, identifier: string | number, body: object) => service.call('PATCH', `/api/admin/user/${identifier}`, { token, body });
+
+  it('lists users as interface.md 2.3 records, paginated and searchable', async () => {
+    const player = await service.registerPlayer();
+    const moderator = await withPerms(1);
+    const all = await service.call('GET', '/api/admin/users?limit=1000', { token: moderator.token });
+    assert.equal(all.status, 200);
+    assert.equal(Number(all.headers['x-total-count']), all.body.data.length);
+    const record = all.body.data.find((user: { username: string }) => user.username === player.username);
+    assert.deepEqual(Object.keys(record).sort(), ['accessToken', 'dsid', 'hwidId', 'id', 'mail', 'mail_verify', 'password', 'perms', 'serverID', 'username', 'uuid']);
+    assert.match(record.password, /^\$argon2id\$/, 'the stored hash, never the password');
+    assert.equal(record.accessToken, null);
+
+    const page = await service.call('GET', '/api/admin/users?limit=2&offset=1', { token: moderator.token });
+    assert.deepEqual(page.body.data.map((user: { id: number }) => user.id), all.body.data.slice(1, 3).map((user: { id: number }) => user.id));
+    const byName = await service.call('GET', `/api/admin/users?search=${player.username.toUpperCase().slice(2)}`, { token: moderator.token });
+    assert.deepEqual(byName.body.data.map((user: { username: string }) => user.username), [player.username]);
+    const byMail = await service.call('GET', `/api/admin/users?search=${encodeURIComponent(player.mail)}`, { token: moderator.token });
+    assert.equal(byMail.body.data.length, 1);
+    const wildcard = await service.call('GET', '/api/admin/users?search=%25', { token: moderator.token });
+    assert.equal(wildcard.body.data.length, 0, '% is searched for, not a wildcard');
+    assert.equal((await service.call('GET', '/api/admin/users', { token: player.token })).status, 403);
+  });
+
+  it('shows a user by id, UUID or username', async () => {
+    const player = await service.registerPlayer();
+    const moderator = await withPerms(1);
+    const byName = await service.call('GET', `/api/admin/user/${player.username}`, { token: moderator.token });
+    assert.equal(byName.status, 200);
+    assert.equal(byName.body.data.Username, player.username);
+    const byUuid = await service.call('GET', `/api/admin/user/${byName.body.data.Uuid.toUpperCase()}`, { token: moderator.token });
+    assert.equal(byUuid.body.data.Username, player.username);
+    const byId = await service.call('GET', `/api/admin/user/${await idOf(player.username)}`, { token: moderator.token });
+    assert.equal(byId.body.data.Username, player.username);
+    assert.equal((await service.call('GET', '/api/admin/user/nobody_here', { token: moderator.token })).status, 404);
+  });
+
+  it('lets an admin edit players but not users at or above their level, nor perms', async () => {
+    const player = await service.registerPlayer();
+    const admin = await withPerms(2);
+    const otherAdmin = await withPerms(2);
+    const renamed = await patch(admin.token, player.username, { username: `${player.username}x`.slice(0, 16), mail_verification: false });
+    assert.equal(renamed.status, 200);
+    assert.equal(renamed.body.data.Mail_verification, 0);
+    assert.equal((await patch(admin.token, otherAdmin.id, { username: 'taken_over' })).status, 403);
+    assert.equal((await patch(admin.token, OWNER.username, { username: 'taken_over' })).status, 403);
+    assert.equal((await patch(admin.token, admin.id, { mail_verify: true })).status, 403, 'not even oneself');
+    const perms = await patch(admin.token, renamed.body.data.Username, { perms: 1 });
+    assert.equal(perms.status, 403);
+    assert.match(perms.body.msg, /owner/);
+    const moderator = await withPerms(1);
+    assert.equal((await patch(moderator.token, player.username, { mail_verify: true })).status, 403, 'moderators only read');
+  });
+
+  it('refuses bad patches with 400 or 409 and changes nothing', async () => {
+    const player = await service.registerPlayer();
+    const other = await service.registerPlayer();
+    const before = await service.db.selectFrom('users').selectAll().where('username', '=', player.username).executeTakeFirstOrThrow();
+    const cases: [object, number][] = [
+      [{ usrname: 'typo' }, 400],
+      [{ username: 'bad name!' }, 400],
+      [{ mail: 'nope' }, 400],
+      [{ password: 'short' }, 400],
+      [{ perms: 7 }, 400],
+      [{ dsid: true }, 400],
+      [{ selected_skin: '00000000-0000-4000-8000-000000000000' }, 400],
+      [{ username: other.username.toUpperCase() }, 409],
+      [{ mail: other.mail.toUpperCase() }, 409],
+      [{ username: 'valid_name', mail: other.mail }, 409],
+    ];
+    for (const [body, status] of cases) {
+      const reply = await patch(ownerToken, player.username, body);
+      assert.equal(reply.status, status, JSON.stringify(body));
+      assert.equal(reply.body.error, true);
+    }
+    const after = await service.db.selectFrom('users').selectAll().where('username', '=', player.username).executeTakeFirstOrThrow();
+    assert.deepEqual(after, before);
+  });
+
+  it('revokes sessions at once on a password change or a ban', async () => {
+    const player = await service.registerPlayer();
+    assert.equal((await patch(ownerToken, player.username, { password: 'set by the owner' })).status, 200);
+    assert.equal((await service.call('GET', '/api/home', { token: player.token })).status, 401);
+    const login = await service.call('POST', '/api/auth/login', { body: { username: player.username, password: 'set by the owner' } });
+    assert.equal(login.status, 200);
+    assert.equal((await patch(ownerToken, player.username, { perms: -1 })).status, 200);
+    assert.equal((await service.call('GET', '/api/home', { token: login.body.data.jwt })).status, 401);
+    assert.equal((await service.call('POST', '/api/auth/login', { body: { username: player.username, password: 'set by the owner' } })).status, 403);
+    const bans = await service.db.selectFrom('audit_log').select('iss').where('action', '=', 'user.ban').where('target_id', '=', await idOf(player.username)).execute();
+    assert.deepEqual(bans, [{ iss: OWNER.username }]);
+  });
+
+  it('leaves a changed mail unverified unless mail_verify comes with it, and unlinks the social account', async () => {
+    const player = await service.registerPlayer();
+    await service.db.updateTable('users').set({ dsid: '1234', discord_username: 'someone', discord_avatar: 'a.png' }).where('username', '=', player.username).execute();
+    const unverified = await patch(ownerToken, player.username, { mail: `new_${player.mail}` });
+    assert.equal(unverified.body.data.Mail_verify, 0);
+    const verified = await patch(ownerToken, player.username, { mail: `newer_${player.mail}`, mail_verify: true });
+    assert.equal(verified.body.data.Mail_verify, 1);
+    assert.equal(verified.body.data.Discord_integration, true);
+    const unlinked = await patch(ownerToken, player.username, { dsid: false });
+    assert.equal(unlinked.body.data.Discord_integration, false);
+    assert.deepEqual(unlinked.body.data.Discord, { userid: '', username: '', avatar: '' });
+  });
+
+  it('lets an admin select one of the user\'s own skins', async () => {
+    const player = await service.registerPlayer();
+    await service.upload('/api/home/skins', player.token, {}, skinFile('classic'));
+    const second = (await service.upload('/api/home/skins', player.token, {}, skinFile('slim'))).body.data;
+    const selected = await patch(ownerToken, player.username, { selected_skin: second.uuid });
+    assert.equal(selected.body.data.Selected_Skin, second.uuid);
+  });
+
+  it('keeps the last owner: cannot be demoted or banned', async () => {
+    const ownerId = await idOf(OWNER.username);
+    for (const perms of [2, -1]) {
+      const reply = await patch(ownerToken, ownerId, { perms });
+      assert.equal(reply.status, 403);
+      assert.match(reply.body.msg, /last owner/);
+    }
+    const second = await withPerms(3);
+    assert.equal((await patch(ownerToken, second.id, { perms: 2 })).status, 200, 'an owner may demote another owner');
+    await service.db.updateTable('users').set({ perms: 3 }).where('id', '=', second.id).execute();
+    assert.equal((await patch(second.token, ownerId, { perms: 2 })).status, 200);
+    assert.equal((await patch(second.token, second.id, { perms: 2 })).status, 403, 'now the last owner');
+    await service.db.updateTable('users').set({ perms: 3 }).where('id', '=', ownerId).execute();
+  });
+
+  it('applies concurrent patches of one user without losing any', async () => {
+    const player = await service.registerPlayer();
+    const name = `c_${player.username}`.slice(0, 16);
+    const results = await Promise.all([
+      patch(ownerToken, player.username, { mail: `c_${player.mail}`, mail_verify: true }),
+      patch(ownerToken, player.username, { mail_verification: false }),
+      patch(ownerToken, player.username, { password: 'concurrent password' }),
+    ]);
+    assert.deepEqual(results.map((reply) => reply.status), [200, 200, 200]);
+    const renamed = await patch(ownerToken, player.username, { username: name });
+    assert.equal(renamed.status, 200);
+    const detail = (await service.call('GET', `/api/admin/user/${name}`, { token: ownerToken })).body.data;
+    assert.equal(detail.Mail, `c_${player.mail}`);
+    assert.equal(detail.Mail_verify, 1);
+    assert.equal(detail.Mail_verification, 0);
+    assert.equal((await service.call('POST', '/api/auth/login', { body: { username: name, password: 'concurrent password' } })).status, 200);
+  });
+
+  it('grants a temporary role that counts until expired_at and not one request after', async () => {
+    const player = await service.registerPlayer();
+    const id = await idOf(player.username);
+    const expiry = Math.floor(clock.now() / 1000) + 60;
+    const granted = await service.call('POST', `/api/admin/user/role/${player.username}`, { token: ownerToken, body: { user: id, role_level: 2, expired_at: expiry } });
+    assert.equal(granted.status, 200);
+    assert.deepEqual(granted.body.data, { id, new_role_level: 2, expired_at: expiry });
+    assert.equal((await service.call('GET', '/api/admin/skins', { token: player.token })).status, 200, 'the granted level counts at once');
+    assert.equal((await service.call('GET', '/api/home', { token: player.token })).body.data.PermLvl, 2);
+    clock.advance(60_000);
+    assert.equal((await service.call('GET', '/api/admin/skins', { token: player.token })).status, 403, 'and stops at expired_at');
+    const audit = await service.db.selectFrom('audit_log').select('action').where('target_id', '=', id).where('action', 'in', ['role.grant', 'role.expire']).orderBy('id').execute();
+    assert.deepEqual(audit.map((row) => row.action), ['role.grant', 'role.expire']);
+
+    const iso = new Date(clock.now() + 3600_000).toISOString();
+    const again = await service.call('POST', `/api/admin/user/role/${id}`, { token: ownerToken, body: { role_level: 1, expired_at: iso } });
+    assert.equal(again.body.data.expired_at, Math.floor((clock.now() + 3600_000) / 1000), 'ISO 8601 accepted');
+    const permanent = await service.call('POST', `/api/admin/user/role/${id}`, { token: ownerToken, body: { role_level: 1 } });
+    assert.deepEqual(permanent.body.data, { id, new_role_level: 1 }, 'granting again replaces; no expiry means permanent');
+    assert.equal((await service.db.selectFrom('role_grants').select('id').where('user_id', '=', id).execute()).length, 1);
+  });
+
+  it('refuses bad role grants', async () => {
+    const player = await service.registerPlayer();
+    const id = await idOf(player.username);
+    const admin = await withPerms(2);
+    const past = Math.floor(clock.now() / 1000) - 1;
+    const cases: [string, object, number][] = [
+      [ownerToken, { role_level: 2, expired_at: past }, 400],
+      [ownerToken, { role_level: 4 }, 400],
+      [ownerToken, { role_level: 0 }, 400],
+      [ownerToken, { user: id + 1, role_level: 1 }, 400],
+      [ownerToken, { role_level: 1, expired_at: 'someday' }, 400],
+      [admin.token, { role_level: 1 }, 403],
+    ];
+    for (const [token, body, status] of cases) {
+      assert.equal((await service.call('POST', `/api/admin/user/role/${id}`, { token, body })).status, status, JSON.stringify(body));
+    }
+    assert.equal((await service.call('POST', '/api/admin/user/role/nobody_here', { token: ownerToken, body: { role_level: 1 } })).status, 404);
+  });
+
+  it('lists the audit log with its filters', async () => {
+    const player = await service.registerPlayer();
+    const id = await idOf(player.username);
+    await patch(ownerToken, player.username, { mail_verification: false });
+    const forUser = await service.call('GET', `/api/admin/audit?for=${id}`, { token: ownerToken });
+    assert.equal(forUser.status, 200);
+    assert.deepEqual(forUser.body.data.map((entry: { action: string }) => entry.action).sort(), ['auth.confirm_mail', 'auth.register', 'auth.register_finish', 'user.update']);
+    const entry = forUser.body.data.find((row: { action: string }) => row.action === 'user.update');
+    assert.deepEqual({ iss: entry.iss, for: entry.for, details: entry.details }, { iss: OWNER.username, for: id, details: { mail_verification: false } });
+    assert.equal(typeof entry.time, 'number');
+    const byAction = await service.call('GET', `/api/admin/audit?action=user.update&iss=${OWNER.username}&limit=1`, { token: ownerToken });
+    assert.equal(byAction.body.data.length, 1);
+    assert.ok(Number(byAction.headers['x-total-count']) >= 1);
+    const now = Math.floor(clock.now() / 1000);
+    assert.equal((await service.call('GET', `/api/admin/audit?since=${now + 1}`, { token: ownerToken })).body.data.length, 0);
+    assert.ok((await service.call('GET', `/api/admin/audit?until=${now}&for=${id}`, { token: ownerToken })).body.data.length >= 4);
+    assert.equal((await service.call('GET', '/api/admin/audit?since=yesterday', { token: ownerToken })).status, 400);
+  });
+});

@@ -1,0 +1,126 @@
+// Admin routes for users, roles and the audit log (interface.md 4.2).
+import type { FastifyInstance } from 'fastify';
+import { callerOf } from '../accounts/authenticate.ts';
+import { userDetailSchema } from '../accounts/profile.ts';
+import { envelopeSchema, ok } from '../http/envelope.ts';
+import { pageEnvelope, pageQuerySchema, type PageQuery } from '../http/pagination.ts';
+import type { AuditFilter, UserAdmin, UserChanges } from './service.ts';
+
+const userRecordSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    username: { type: 'string' },
+    dsid: { type: 'string' },
+    mail: { type: 'string' },
+    mail_verify: { type: 'integer' },
+    uuid: { type: 'string' },
+    password: { type: 'string' },
+    perms: { type: 'integer' },
+    accessToken: { type: ['string', 'null'] },
+    serverID: { type: ['string', 'null'] },
+    hwidId: { type: ['string', 'null'] },
+  },
+} as const;
+const auditEntrySchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    iss: { type: 'string' },
+    action: { type: 'string' },
+    for: { type: 'integer' },
+    time: { type: 'integer' },
+    details: { type: ['object', 'null'], additionalProperties: true },
+  },
+} as const;
+const identifierParam = { type: 'object', required: ['identifier'], properties: { identifier: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
+
+export function adminRoutes(app: FastifyInstance, admin: UserAdmin) {
+  app.get<{ Querystring: PageQuery & { search?: string } }>(
+    '/api/admin/users',
+    {
+      config: { access: 'moderator' },
+      schema: {
+        querystring: { ...pageQuerySchema, properties: { ...pageQuerySchema.properties, search: { type: 'string', maxLength: 254 } } },
+        response: { 200: envelopeSchema({ type: 'array', items: userRecordSchema }) },
+      },
+    },
+    async (request, reply) => pageEnvelope(reply, await admin.list(request.query)),
+  );
+
+  app.get<{ Params: { identifier: string } }>(
+    '/api/admin/user/:identifier',
+    { config: { access: 'moderator' }, schema: { params: identifierParam, response: { 200: envelopeSchema(userDetailSchema) } } },
+    async (request) => ok(await admin.detail(request.params.identifier)),
+  );
+
+  app.patch<{ Params: { identifier: string }; Body: UserChanges }>(
+    '/api/admin/user/:identifier',
+    {
+      config: { access: 'admin' },
+      schema: {
+        params: identifierParam,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            username: { type: 'string', maxLength: 64 },
+            mail: { type: 'string', maxLength: 320 },
+            mail_verify: { type: 'boolean' },
+            selected_skin: { type: 'string', maxLength: 64 },
+            password: { type: 'string', maxLength: 1024 },
+            perms: { type: 'integer' },
+            dsid: { type: 'boolean' },
+            mail_verification: { type: 'boolean' },
+          },
+        },
+        response: { 200: envelopeSchema(userDetailSchema) },
+      },
+    },
+    async (request) => ok(await admin.update(callerOf(request), request.params.identifier, request.body), 'User saved'),
+  );
+
+  app.post<{ Params: { identifier: string }; Body: { user?: number; role_level: number; expired_at?: number | string } }>(
+    '/api/admin/user/role/:identifier',
+    {
+      config: { access: 'owner' },
+      schema: {
+        params: identifierParam,
+        body: {
+          type: 'object',
+          required: ['role_level'],
+          properties: { user: { type: 'integer' }, role_level: { type: 'integer' }, expired_at: { type: ['integer', 'string'] } },
+        },
+        response: {
+          200: envelopeSchema({
+            type: 'object',
+            properties: { id: { type: 'integer' }, new_role_level: { type: 'integer' }, expired_at: { type: 'integer' } },
+          }),
+        },
+      },
+    },
+    async (request) => ok(await admin.grantRole(callerOf(request), request.params.identifier, request.body), 'Role granted'),
+  );
+
+  app.get<{ Querystring: AuditFilter }>(
+    '/api/admin/audit',
+    {
+      config: { access: 'moderator' },
+      schema: {
+        querystring: {
+          ...pageQuerySchema,
+          properties: {
+            ...pageQuerySchema.properties,
+            for: { type: 'integer', minimum: 0 },
+            iss: { type: 'string', maxLength: 254 },
+            action: { type: 'string', maxLength: 64 },
+            since: { type: 'integer', minimum: 0 },
+            until: { type: 'integer', minimum: 0 },
+          },
+        },
+        response: { 200: envelopeSchema({ type: 'array', items: auditEntrySchema }) },
+      },
+    },
+    async (request, reply) => pageEnvelope(reply, await admin.audit(request.query)),
+  );
+}

@@ -1,0 +1,251 @@
+// User administration (interface.md 4.2, contract sections 3 and 5): the user list and detail, the user patch
+// with its level rules, temporary role grants, and the audit log.
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { LEVELS, type Caller } from '../accounts/authenticate.ts';
+import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
+import { hashPassword } from '../accounts/passwords.ts';
+import type { Profiles, UserDetail } from '../accounts/profile.ts';
+import { checkMail, checkPassword, checkUsername, mailKey, usernameKey } from '../accounts/rules.ts';
+import { actorOf, revokeAllSessions } from '../accounts/service.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { type Clock, unixSeconds } from '../clock.ts';
+import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
+import type { Database, UserRow } from '../database/schema.ts';
+import { badRequest, conflict, forbidden } from '../http/envelope.ts';
+import type { PageQuery } from '../http/pagination.ts';
+
+/** The User record of interface.md 2.3. `password` is the stored argon2id hash, as contract section 2 says. */
+export interface UserRecord {
+  id: number;
+  username: string;
+  dsid: string;
+  mail: string;
+  mail_verify: number;
+  uuid: string;
+  password: string;
+  perms: number;
+  accessToken: string | null;
+  serverID: string | null;
+  hwidId: string | null;
+}
+
+export interface UserChanges {
+  username?: string;
+  mail?: string;
+  mail_verify?: boolean;
+  selected_skin?: string;
+  password?: string;
+  perms?: number;
+  dsid?: boolean;
+  mail_verification?: boolean;
+}
+
+export interface AuditEntry {
+  id: number;
+  iss: string;
+  action: string;
+  /** The user the entry is about; 0 when it is about no single user. */
+  for: number;
+  /** Unix seconds. */
+  time: number;
+  details: Record<string, unknown> | null;
+}
+
+export interface AuditFilter extends PageQuery {
+  for?: number;
+  iss?: string;
+  action?: string;
+  since?: number;
+  until?: number;
+}
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+function toRecord(user: UserRow): UserRecord {
+  return {
+    id: user.id,
+    username: user.username ?? '',
+    dsid: user.dsid ?? '',
+    mail: user.mail,
+    mail_verify: user.mail_verify,
+    uuid: user.uuid ?? '',
+    password: user.password,
+    perms: user.perms,
+    accessToken: user.access_token,
+    serverID: user.server_id,
+    hwidId: user.hwid_id,
+  };
+}
+
+/** Accepts Unix seconds or an ISO 8601 date (contract section 3); returns Unix milliseconds. */
+export function parseExpiry(value: number | string): number {
+  const ms = typeof value === 'number' ? value * 1000 : /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
+  if (!Number.isFinite(ms)) throw badRequest('expired_at must be Unix seconds or an ISO 8601 date');
+  return ms;
+}
+
+export class UserAdmin {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly profiles: Profiles,
+    private readonly clock: Clock,
+    /** Told after a change that may alter what an image path shows (a username or selected skin). */
+    private readonly texturesChanged: () => void,
+  ) {}
+
+  async list(query: PageQuery & { search?: string }): Promise<{ records: UserRecord[]; total: number }> {
+    let filtered = this.db.selectFrom('users');
+    if (query.search) {
+      // The key columns are lower case already; the escape clause makes % and _ in the search literal on both databases.
+      const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      filtered = filtered.where(({ or }) =>
+        or([sql<boolean>`username_key like ${pattern} escape '\\'`, sql<boolean>`mail_key like ${pattern} escape '\\'`]),
+      );
+    }
+    const [rows, { total }] = await Promise.all([
+      filtered.selectAll().orderBy('id').limit(query.limit).offset(query.offset).execute(),
+      filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return { records: rows.map(toRecord), total: Number(total) };
+  }
+
+  async detail(identifier: string): Promise<UserDetail> {
+    const user = await userByIdentifier(this.db, identifier);
+    return this.profiles.detail(user, await this.effectiveLevel(this.db, user));
+  }
+
+  /**
+   * Applies `changes` to the user `identifier` names, all or nothing, in one transaction that locks the row, so
+   * that two concurrent patches cannot interleave their checks and writes.
+   */
+  async update(caller: Caller, identifier: string, changes: UserChanges): Promise<UserDetail> {
+    // Checked before the transaction: hashing takes tens of milliseconds and must not hold the row.
+    if (changes.username !== undefined) checkUsername(changes.username);
+    const mail = changes.mail === undefined ? undefined : checkMail(changes.mail);
+    const passwordHash = changes.password === undefined ? undefined : await hashPassword(checkPassword(changes.password));
+    if (changes.perms !== undefined && (!Number.isInteger(changes.perms) || changes.perms < LEVELS.banned || changes.perms > LEVELS.owner)) {
+      throw badRequest('perms must be an integer from -1 (banned) to 3 (owner)');
+    }
+    if (changes.dsid === true) throw badRequest('dsid can only be set to false (unlink the social account); linking happens through the social login');
+
+    let userId: number;
+    try {
+      userId = await this.db.transaction().execute(async (trx) => {
+        const user = await this.lockedUser(trx, identifier);
+        await this.checkMayChange(trx, caller, user, changes);
+        const now = this.clock.now();
+        const values: Partial<UserRow> = { updated_at: now };
+        if (changes.username !== undefined) Object.assign(values, { username: changes.username, username_key: usernameKey(changes.username) });
+        if (mail !== undefined && mailKey(mail) !== user.mail_key) Object.assign(values, { mail, mail_key: mailKey(mail), mail_verify: 0 });
+        if (changes.mail_verify !== undefined) values.mail_verify = changes.mail_verify ? 1 : 0;
+        if (changes.mail_verification !== undefined) values.mail_verification = changes.mail_verification ? 1 : 0;
+        if (passwordHash !== undefined) values.password = passwordHash;
+        if (changes.perms !== undefined) values.perms = changes.perms;
+        if (changes.dsid === false) Object.assign(values, { dsid: null, discord_username: null, discord_avatar: null });
+        if (changes.selected_skin !== undefined) values.selected_skin_id = await this.skinOfUser(trx, user.id, changes.selected_skin);
+        await trx.updateTable('users').set(values).where('id', '=', user.id).execute();
+        if (passwordHash !== undefined || changes.perms === LEVELS.banned) await revokeAllSessions(trx, user.id, now);
+        const { password: _omitted, ...loggable } = changes;
+        await recordAudit(trx, now, {
+          actor: actorOf(caller.user),
+          action: changes.perms === LEVELS.banned ? 'user.ban' : 'user.update',
+          target: user.id,
+          details: { ...loggable, ...(passwordHash !== undefined ? { password: 'changed' } : {}) },
+        });
+        return user.id;
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('Another account has this username or mail address');
+      throw error;
+    }
+    this.texturesChanged();
+    return this.detail(String(userId));
+  }
+
+  /** Grants `role_level` until `expired_at` (permanent when absent), replacing any earlier grant. */
+  async grantRole(caller: Caller, identifier: string, body: { user?: number; role_level: number; expired_at?: number | string }) {
+    const user = await userByIdentifier(this.db, identifier);
+    if (body.user !== undefined && body.user !== user.id) throw badRequest(`user ${body.user} does not match the user in the path (${user.id})`);
+    if (![1, 2, 3].includes(body.role_level)) throw badRequest('role_level must be 1, 2 or 3');
+    if (body.role_level > caller.level) throw forbidden('Nobody grants a role above their own level');
+    const now = this.clock.now();
+    const expiresAt = body.expired_at === undefined ? null : parseExpiry(body.expired_at);
+    if (expiresAt !== null && expiresAt <= now) throw badRequest('expired_at must lie in the future');
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('role_grants').where('user_id', '=', user.id).execute();
+      await trx
+        .insertInto('role_grants')
+        .values({ user_id: user.id, role_level: body.role_level, expires_at: expiresAt, granted_by: caller.user.id, granted_at: now, expiry_recorded: 0 })
+        .execute();
+      await recordAudit(trx, now, {
+        actor: actorOf(caller.user),
+        action: 'role.grant',
+        target: user.id,
+        details: { role_level: body.role_level, expired_at: expiresAt === null ? null : unixSeconds(expiresAt) },
+      });
+    });
+    return { id: user.id, new_role_level: body.role_level, ...(expiresAt !== null ? { expired_at: unixSeconds(expiresAt) } : {}) };
+  }
+
+  async audit(filter: AuditFilter): Promise<{ records: AuditEntry[]; total: number }> {
+    let filtered = this.db.selectFrom('audit_log');
+    if (filter.for !== undefined) filtered = filtered.where('target_id', '=', filter.for);
+    if (filter.iss !== undefined) filtered = filtered.where('iss', '=', filter.iss);
+    if (filter.action !== undefined) filtered = filtered.where('action', '=', filter.action);
+    if (filter.since !== undefined) filtered = filtered.where('time', '>=', filter.since);
+    if (filter.until !== undefined) filtered = filtered.where('time', '<=', filter.until);
+    const [rows, { total }] = await Promise.all([
+      filtered.selectAll().orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
+      filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      records: rows.map((row) => ({
+        id: row.id,
+        iss: row.iss,
+        action: row.action,
+        for: row.target_id ?? 0,
+        time: row.time,
+        details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
+      })),
+      total: Number(total),
+    };
+  }
+
+  private async lockedUser(trx: Transaction<Database>, identifier: string): Promise<UserRow> {
+    const { id } = await userByIdentifier(trx, identifier);
+    let query = trx.selectFrom('users').selectAll().where('id', '=', id);
+    // SQLite serialises write transactions by itself; PostgreSQL needs the row lock.
+    if (isPostgres(trx)) query = query.forUpdate();
+    return query.executeTakeFirstOrThrow();
+  }
+
+  /** Contract section 3 and issue 4: who may change whom, and what. */
+  private async checkMayChange(trx: Transaction<Database>, caller: Caller, user: UserRow, changes: UserChanges) {
+    const targetLevel = await this.effectiveLevel(trx, user);
+    const callerIsOwner = caller.level >= LEVELS.owner;
+    // Owners have no higher level to turn to, so they may change other owners and themselves.
+    if (targetLevel >= caller.level && !callerIsOwner) throw forbidden('You cannot change a user at or above your own level');
+    if (changes.perms !== undefined && changes.perms !== user.perms) {
+      if (!callerIsOwner) throw forbidden('Only an owner changes perms');
+      if (user.perms === LEVELS.owner && changes.perms < LEVELS.owner) {
+        const owners = await trx.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('perms', '=', LEVELS.owner).executeTakeFirstOrThrow();
+        if (Number(owners.n) <= 1) throw forbidden('The last owner cannot be demoted or banned');
+      }
+    }
+  }
+
+  private async effectiveLevel(db: Executor, user: Pick<UserRow, 'id' | 'perms'>): Promise<number> {
+    if (user.perms === LEVELS.banned) return LEVELS.banned;
+    const grant = await db.selectFrom('role_grants').select(['role_level', 'expires_at']).where('user_id', '=', user.id).executeTakeFirst();
+    const granted = grant && (grant.expires_at === null || grant.expires_at > this.clock.now()) ? grant.role_level : LEVELS.banned;
+    return Math.max(user.perms, granted);
+  }
+
+  private async skinOfUser(trx: Transaction<Database>, userId: number, skinUuid: string): Promise<number | null> {
+    if (skinUuid === '') return null;
+    const uuid = normalizeUuid(skinUuid);
+    const skin = uuid && (await trx.selectFrom('skins').select('id').where('uuid', '=', uuid).where('user_id', '=', userId).executeTakeFirst());
+    if (!skin) throw badRequest('selected_skin must be the UUID of one of that user\'s skins, or "" for none');
+    return skin.id;
+  }
+}
