@@ -16,6 +16,7 @@ import { healthRoutes } from './health/routes.ts';
 import { imageRoutes } from './images/routes.ts';
 import { ImageService } from './images/service.ts';
 import { installEnvelope, newRequestId } from './http/envelope.ts';
+import { Broadcaster, DEFAULT_BROADCAST_OPTIONS, type BroadcastOptions } from './mail/broadcast.ts';
 import { DEFAULT_MAIL_WORKER_OPTIONS, MailWorker, type MailWorkerOptions } from './mail/outbox.ts';
 import { createMailTransport } from './mail/transport.ts';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './ratelimit/limiter.ts';
@@ -28,6 +29,7 @@ import { Wardrobe } from './textures/wardrobe.ts';
 export interface AppOptions {
   clock?: Clock;
   mailWorker?: Partial<MailWorkerOptions>;
+  broadcast?: Partial<BroadcastOptions>;
   /** false: no request logging (tests); the default logs at settings.logLevel. */
   logger?: boolean;
 }
@@ -67,9 +69,14 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     log: app.log,
   });
   const mailWorker = new MailWorker(db, transport, clock, app.log, { ...DEFAULT_MAIL_WORKER_OPTIONS, ...options.mailWorker });
-  app.addHook('onReady', async () => mailWorker.start());
-  // In this order: the worker may be mid-send and still write its outcome; the database goes last.
+  const broadcaster = new Broadcaster(db, clock, app.log, { ...DEFAULT_BROADCAST_OPTIONS, ...options.broadcast }, () => mailWorker.wake());
+  app.addHook('onReady', async () => {
+    mailWorker.start();
+    broadcaster.start();
+  });
+  // In this order: the loops may be mid-batch and still write their outcome; the database goes last.
   app.addHook('onClose', async () => {
+    await broadcaster.stop();
     await mailWorker.stop();
     await redis?.quit();
     await db.destroy();
@@ -102,7 +109,7 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
   installAuthentication(app, db, tokens, clock);
   healthRoutes(app, db);
   accountRoutes(app, accounts, profiles, wardrobe);
-  adminRoutes(app, new UserAdmin(db, profiles, clock, () => images.forgetResolutions()));
+  adminRoutes(app, new UserAdmin(db, profiles, clock, () => images.forgetResolutions()), broadcaster);
   await textureRoutes(app, wardrobe, settings.maxTextureBytes);
   imageRoutes(app, images);
   return app;

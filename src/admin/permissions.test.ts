@@ -20,6 +20,7 @@ const MATRIX: Record<string, Exclude<Access, 'public'>> = {
   'GET /api/admin/user/:identifier': 'moderator',
   'PATCH /api/admin/user/:identifier': 'admin',
   'POST /api/admin/user/role/:identifier': 'owner',
+  'POST /api/admin/mail': 'owner',
   'GET /api/admin/audit': 'moderator',
   'GET /api/admin/skins': 'moderator',
   'PATCH /api/admin/skin/:uuid': 'admin',

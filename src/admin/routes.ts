@@ -4,6 +4,8 @@ import { callerOf } from '../accounts/authenticate.ts';
 import { userDetailSchema } from '../accounts/profile.ts';
 import { envelopeSchema, ok } from '../http/envelope.ts';
 import { pageEnvelope, pageQuerySchema, type PageQuery } from '../http/pagination.ts';
+import { actorOf } from '../accounts/service.ts';
+import type { Broadcaster } from '../mail/broadcast.ts';
 import type { AuditFilter, UserAdmin, UserChanges } from './service.ts';
 
 const userRecordSchema = {
@@ -35,7 +37,27 @@ const auditEntrySchema = {
 } as const;
 const identifierParam = { type: 'object', required: ['identifier'], properties: { identifier: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 
-export function adminRoutes(app: FastifyInstance, admin: UserAdmin) {
+export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster: Broadcaster) {
+  // interface.md: the only answer without the envelope besides two others, an object with just `msg`.
+  app.post<{ Body: { subject: string; message: string } }>(
+    '/api/admin/mail',
+    {
+      config: { access: 'owner' },
+      schema: {
+        body: {
+          type: 'object',
+          required: ['subject', 'message'],
+          properties: { subject: { type: 'string', maxLength: 1000 }, message: { type: 'string', maxLength: 100_000 } },
+        },
+        response: { 200: { type: 'object', required: ['msg'], additionalProperties: false, properties: { msg: { type: 'string' } } } },
+      },
+    },
+    async (request) => {
+      const recipients = await broadcaster.create(actorOf(callerOf(request).user), request.body.subject, request.body.message);
+      return { msg: `The mail is being sent to all ${recipients} users with a verified mail address` };
+    },
+  );
+
   app.get<{ Querystring: PageQuery & { search?: string } }>(
     '/api/admin/users',
     {

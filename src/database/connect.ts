@@ -7,6 +7,7 @@ import pg from 'pg';
 import type { DatabaseSettings } from '../settings.ts';
 import * as accounts from './migrations/001_accounts.ts';
 import * as textures from './migrations/002_textures.ts';
+import * as broadcasts from './migrations/003_broadcasts.ts';
 import type { Database } from './schema.ts';
 
 // int8 (bigint: millisecond times, COUNT(*)) would arrive as strings; every value we store fits a double.
@@ -15,6 +16,7 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value))
 const MIGRATIONS: Record<string, Migration> = {
   '001_accounts': accounts,
   '002_textures': textures,
+  '003_broadcasts': broadcasts,
 };
 
 /**

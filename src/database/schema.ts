@@ -93,6 +93,20 @@ export interface MailOutboxTable {
   sent_at: number | null;
   failed_at: number | null;
   last_error: string | null;
+  /** The broadcast (mail to all users) this mail belongs to, if any. */
+  broadcast_id: number | null;
+}
+
+export interface BroadcastsTable {
+  id: Generated<number>;
+  subject: string;
+  message: string;
+  created_by: number | null;
+  created_at: number;
+  /** Recipients are queued in user-id order; every user up to this id has been queued. */
+  last_user_id: number;
+  queued: number;
+  finished_at: number | null;
 }
 
 export interface TexturesTable {
@@ -144,6 +158,7 @@ export interface Database {
   skins: SkinsTable;
   capes: CapesTable;
   cape_owners: CapeOwnersTable;
+  broadcasts: BroadcastsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -2,29 +2,31 @@
 // the worker: a request never waits on SMTP, and a dead SMTP server delays mail but never loses it.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
+import { recordAudit, SYSTEM } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
 import type { MailContent } from './templates.ts';
+import { BackgroundLoop } from './background-loop.ts';
 import { PermanentMailError, type MailTransport } from './transport.ts';
 
 export async function queueMail(
   db: Kysely<Database> | Transaction<Database>,
   nowMs: number,
-  recipient: string,
+  recipients: string | string[],
   content: MailContent,
+  broadcastId: number | null = null,
 ): Promise<void> {
-  await db
-    .insertInto('mail_outbox')
-    .values({
-      recipient,
-      subject: content.subject,
-      text_body: content.text,
-      html_body: content.html,
-      created_at: nowMs,
-      attempts: 0,
-      next_attempt_at: nowMs,
-    })
-    .execute();
+  const rows = [recipients].flat().map((recipient) => ({
+    recipient,
+    subject: content.subject,
+    text_body: content.text,
+    html_body: content.html,
+    created_at: nowMs,
+    attempts: 0,
+    next_attempt_at: nowMs,
+    broadcast_id: broadcastId,
+  }));
+  if (rows.length > 0) await db.insertInto('mail_outbox').values(rows).execute();
 }
 
 export interface MailWorkerOptions {
@@ -47,10 +49,8 @@ export const DEFAULT_MAIL_WORKER_OPTIONS: MailWorkerOptions = {
 };
 
 export class MailWorker {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private wakeAgain = false;
-  private stopped = true;
+  private readonly loop: BackgroundLoop;
+  private stopping = false;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -58,47 +58,29 @@ export class MailWorker {
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
     private readonly options: MailWorkerOptions,
-  ) {}
+  ) {
+    this.loop = new BackgroundLoop('mail worker', () => this.drain(), options.pollIntervalMs, log);
+  }
 
   start() {
-    this.stopped = false;
-    this.wake();
+    this.loop.start();
   }
 
   /** Asks for a pass now (after a request queued mail) instead of at the next poll. */
   wake() {
-    if (this.stopped) return;
-    if (this.running) {
-      this.wakeAgain = true;
-      return;
-    }
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    this.running = this.drain()
-      .catch((error) => this.log.error({ err: error }, 'mail worker pass failed'))
-      .finally(() => {
-        this.running = null;
-        if (this.stopped) return;
-        if (this.wakeAgain) {
-          this.wakeAgain = false;
-          this.wake();
-        } else {
-          this.timer = setTimeout(() => this.wake(), this.options.pollIntervalMs);
-          this.timer.unref();
-        }
-      });
+    this.loop.wake();
   }
 
   async stop() {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    await this.running;
+    // Finish the mail being sent, but start no further batch.
+    this.stopping = true;
+    await this.loop.stop();
     this.transport.close();
   }
 
   /** Sends due mail until none is left. */
   private async drain() {
-    while (!this.stopped) {
+    while (!this.stopping) {
       const claimed = await this.claimDue();
       if (claimed.length === 0) return;
       for (const row of claimed) await this.deliver(row);
@@ -109,7 +91,7 @@ export class MailWorker {
     const now = this.clock.now();
     const due = await this.db
       .selectFrom('mail_outbox')
-      .select(['id', 'recipient', 'subject', 'text_body', 'html_body', 'attempts'])
+      .select(['id', 'recipient', 'subject', 'text_body', 'html_body', 'attempts', 'broadcast_id'])
       .where('sent_at', 'is', null)
       .where('failed_at', 'is', null)
       .where('next_attempt_at', '<=', now)
@@ -132,7 +114,7 @@ export class MailWorker {
     return claimed;
   }
 
-  private async deliver(row: { id: number; recipient: string; subject: string; text_body: string; html_body: string; attempts: number }) {
+  private async deliver(row: { id: number; recipient: string; subject: string; text_body: string; html_body: string; attempts: number; broadcast_id: number | null }) {
     try {
       await this.transport.send({ id: row.id, to: row.recipient, subject: row.subject, text: row.text_body, html: row.html_body });
       await this.db
@@ -146,17 +128,18 @@ export class MailWorker {
       const delay = Math.min(this.options.retryBaseMs * 2 ** (attempts - 1), this.options.maxRetryDelayMs);
       const now = this.clock.now();
       this.log.warn({ err: error, mailId: row.id, attempts, permanent }, permanent ? 'mail refused for good' : 'mail not sent; will retry');
-      await this.db
-        .updateTable('mail_outbox')
-        .set({
-          attempts,
-          locked_until: null,
-          last_error: String((error as Error).message ?? error).slice(0, 500),
-          next_attempt_at: now + delay,
-          failed_at: permanent ? now : null,
-        })
-        .where('id', '=', row.id)
-        .execute();
+      const lastError = String((error as Error).message ?? error).slice(0, 500);
+      await this.db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('mail_outbox')
+          .set({ attempts, locked_until: null, last_error: lastError, next_attempt_at: now + delay, failed_at: permanent ? now : null })
+          .where('id', '=', row.id)
+          .execute();
+        // A mail given up on is worth an operator's attention; a retry is not (it is in the log).
+        if (permanent) {
+          await recordAudit(trx, now, { actor: SYSTEM, action: 'mail.failed', details: { mail: row.id, recipient: row.recipient, broadcast: row.broadcast_id, error: lastError } });
+        }
+      });
     }
   }
 }

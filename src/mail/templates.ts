@@ -24,3 +24,9 @@ export const verifyMailMessage = (code: string, link: string) =>
 
 export const resetPasswordMessage = (code: string, link: string) =>
   codeMail('Reset your password', 'Someone asked to reset the password of your account.', code, link, '30 minutes');
+
+/** A message an owner sends to every user: their text, as plain text and as escaped HTML paragraphs. */
+export function broadcastMessage(subject: string, message: string): MailContent {
+  const paragraphs = message.split(/\n{2,}/).map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`);
+  return { subject, text: message, html: `<!doctype html><html><body style="font-family:sans-serif">${paragraphs.join('\n')}</body></html>` };
+}

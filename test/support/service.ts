@@ -35,7 +35,8 @@ export interface CallOptions {
 }
 
 export interface TestService {
-  app: FastifyInstance;
+  /** The running app; restart() replaces it. */
+  readonly app: FastifyInstance;
   settings: Settings;
   database: TestDatabase;
   mailbox: Mailbox;
@@ -44,6 +45,8 @@ export interface TestService {
   call(method: string, url: string, options?: CallOptions): Promise<Reply>;
   /** A multipart/form-data POST, as a browser form sends it. */
   upload(url: string, token: string | undefined, fields: Record<string, string | string[]>, files: FormFile[]): Promise<Reply>;
+  /** Stops the app and starts a new one on the same database and mailbox, as a service restart would. */
+  restart(): Promise<void>;
   /** Logs in the OWNER (start the service with `settings: { owner: OWNER }`) and returns the token. */
   ownerToken(): Promise<string>;
   /** Registration steps 1-3 through the API, reading the code from the mail; returns a logged-in player. */
@@ -90,13 +93,17 @@ export async function startService(kind: DatabaseKind, options: ServiceOptions =
   const ownMailbox = !options.mailbox;
   const mailbox = options.mailbox ?? (await startSmtpServer());
   const settings = testSettings({ database: database.settings, smtpUrl: mailbox.url, ...options.settings });
-  const app = await buildApp(settings, {
-    logger: false,
-    clock: options.clock,
-    ...options.app,
-    mailWorker: { pollIntervalMs: 50, retryBaseMs: 100, maxRetryDelayMs: 400, ...options.app?.mailWorker },
-  });
-  await app.ready();
+  const build = async () => {
+    const built = await buildApp(settings, {
+      logger: false,
+      clock: options.clock,
+      ...options.app,
+      mailWorker: { pollIntervalMs: 50, retryBaseMs: 100, maxRetryDelayMs: 400, ...options.app?.mailWorker },
+    });
+    await built.ready();
+    return built;
+  };
+  let app = await build();
 
   const call: TestService['call'] = async (method, url, { body, token, ip, headers } = {}) => {
     const response = await app.inject({
@@ -152,7 +159,13 @@ export async function startService(kind: DatabaseKind, options: ServiceOptions =
   const db = openDatabase(settings.database);
   return {
     ownerToken,
-    app,
+    get app() {
+      return app;
+    },
+    async restart() {
+      await app.close();
+      app = await build();
+    },
     settings,
     database,
     mailbox,
