@@ -244,7 +244,7 @@ export class AccountService {
     this.deps.mailQueued();
   }
 
-  /** Creates the owner account named by the settings when no account has that mail yet. */
+  /** Creates the owner account named by the settings, unless an account has that mail already. */
   async ensureOwner(owner: OwnerSettings): Promise<'created' | 'exists'> {
     const { db, clock } = this.deps;
     const username = settingChecked('OWNER_USERNAME', () => checkUsername(owner.username));
@@ -254,28 +254,7 @@ export class AccountService {
     if (await db.selectFrom('users').select('id').where('username_key', '=', usernameKey(username)).executeTakeFirst()) {
       throw new Error(`OWNER_USERNAME: ${username} is taken by an account with another mail address`);
     }
-    const passwordHash = await hashPassword(owner.password);
-    await db.transaction().execute(async (trx) => {
-      const now = clock.now();
-      const { id } = await trx
-        .insertInto('users')
-        .values({
-          username,
-          username_key: usernameKey(username),
-          mail,
-          mail_key: mailKey(mail),
-          mail_verify: 1,
-          mail_verification: 1,
-          password: passwordHash,
-          uuid: randomUUID(),
-          perms: 3,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await recordAudit(trx, now, { actor: SYSTEM, action: 'user.create_owner', target: id, details: { username } });
-    });
+    await createAccount(db, clock, { username, mail, password: owner.password, perms: 3 }, SYSTEM);
     return 'created';
   }
 
@@ -312,6 +291,50 @@ export class AccountService {
       if (isUniqueViolation(error)) throw conflict(conflictMessage);
       throw error;
     }
+  }
+}
+
+/**
+ * Creates a finished, verified account (the owner from the settings, the operator CLI): no mail, no code, the
+ * username and UUID set at once. A taken username or mail is a 409.
+ */
+export async function createAccount(
+  db: Kysely<Database>,
+  clock: Clock,
+  input: { username: string; mail: string; password: string; perms: number },
+  actor: Actor,
+): Promise<number> {
+  const username = checkUsername(input.username);
+  const mail = checkMail(input.mail);
+  checkPassword(input.password);
+  if (!Number.isInteger(input.perms) || input.perms < -1 || input.perms > 3) throw badRequest('perms must be an integer from -1 (banned) to 3 (owner)');
+  const passwordHash = await hashPassword(input.password);
+  try {
+    return await db.transaction().execute(async (trx) => {
+      const now = clock.now();
+      const { id } = await trx
+        .insertInto('users')
+        .values({
+          username,
+          username_key: usernameKey(username),
+          mail,
+          mail_key: mailKey(mail),
+          mail_verify: 1,
+          mail_verification: 1,
+          password: passwordHash,
+          uuid: randomUUID(),
+          perms: input.perms,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, now, { actor, action: 'user.create', target: id, details: { username, perms: input.perms } });
+      return id;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict('An account with this username or mail address exists already');
+    throw error;
   }
 }
 

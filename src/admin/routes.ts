@@ -6,7 +6,10 @@ import { envelopeSchema, ok } from '../http/envelope.ts';
 import { pageEnvelope, pageQuerySchema, type PageQuery } from '../http/pagination.ts';
 import { actorOf } from '../accounts/service.ts';
 import type { Broadcaster } from '../mail/broadcast.ts';
-import type { AuditFilter, UserAdmin, UserChanges } from './service.ts';
+import type { Caller } from '../accounts/authenticate.ts';
+import type { AuditFilter, Editor, UserAdmin, UserChanges } from './service.ts';
+
+const editorOf = (caller: Caller): Editor => ({ actor: actorOf(caller.user), level: caller.level });
 
 const userRecordSchema = {
   type: 'object',
@@ -99,7 +102,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
         response: { 200: envelopeSchema(userDetailSchema) },
       },
     },
-    async (request) => ok(await admin.update(callerOf(request), request.params.identifier, request.body), 'User saved'),
+    async (request) => ok(await admin.update(editorOf(callerOf(request)), request.params.identifier, request.body), 'User saved'),
   );
 
   app.post<{ Params: { identifier: string }; Body: { user?: number; role_level: number; expired_at?: number | string } }>(
@@ -121,7 +124,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
         },
       },
     },
-    async (request) => ok(await admin.grantRole(callerOf(request), request.params.identifier, request.body), 'Role granted'),
+    async (request) => ok(await admin.grantRole(editorOf(callerOf(request)), request.params.identifier, request.body), 'Role granted'),
   );
 
   app.get<{ Querystring: AuditFilter }>(

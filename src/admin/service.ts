@@ -1,13 +1,13 @@
 // User administration (interface.md 4.2, contract sections 3 and 5): the user list and detail, the user patch
 // with its level rules, temporary role grants, and the audit log.
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { LEVELS, type Caller } from '../accounts/authenticate.ts';
+import { LEVELS } from '../accounts/authenticate.ts';
 import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import type { Profiles, UserDetail } from '../accounts/profile.ts';
 import { checkMail, checkPassword, checkUsername, mailKey, usernameKey } from '../accounts/rules.ts';
-import { actorOf, revokeAllSessions } from '../accounts/service.ts';
-import { recordAudit } from '../audit/audit.ts';
+import { revokeAllSessions } from '../accounts/service.ts';
+import { recordAudit, type Actor } from '../audit/audit.ts';
 import { type Clock, unixSeconds } from '../clock.ts';
 import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, UserRow } from '../database/schema.ts';
@@ -60,6 +60,12 @@ export interface AuditFilter extends PageQuery {
 }
 
 type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Who makes an admin change: a signed-in user at their effective level, or the operator CLI. */
+export interface Editor {
+  actor: Actor;
+  level: number;
+}
 
 function toRecord(user: UserRow): UserRecord {
   return {
@@ -118,7 +124,7 @@ export class UserAdmin {
    * Applies `changes` to the user `identifier` names, all or nothing, in one transaction that locks the row, so
    * that two concurrent patches cannot interleave their checks and writes.
    */
-  async update(caller: Caller, identifier: string, changes: UserChanges): Promise<UserDetail> {
+  async update(editor: Editor, identifier: string, changes: UserChanges): Promise<UserDetail> {
     // Checked before the transaction: hashing takes tens of milliseconds and must not hold the row.
     if (changes.username !== undefined) checkUsername(changes.username);
     const mail = changes.mail === undefined ? undefined : checkMail(changes.mail);
@@ -132,7 +138,7 @@ export class UserAdmin {
     try {
       userId = await this.db.transaction().execute(async (trx) => {
         const user = await this.lockedUser(trx, identifier);
-        await this.checkMayChange(trx, caller, user, changes);
+        await this.checkMayChange(trx, editor, user, changes);
         const now = this.clock.now();
         const values: Partial<UserRow> = { updated_at: now };
         if (changes.username !== undefined) Object.assign(values, { username: changes.username, username_key: usernameKey(changes.username) });
@@ -147,7 +153,7 @@ export class UserAdmin {
         if (passwordHash !== undefined || changes.perms === LEVELS.banned) await revokeAllSessions(trx, user.id, now);
         const { password: _omitted, ...loggable } = changes;
         await recordAudit(trx, now, {
-          actor: actorOf(caller.user),
+          actor: editor.actor,
           action: changes.perms === LEVELS.banned ? 'user.ban' : 'user.update',
           target: user.id,
           details: { ...loggable, ...(passwordHash !== undefined ? { password: 'changed' } : {}) },
@@ -163,11 +169,11 @@ export class UserAdmin {
   }
 
   /** Grants `role_level` until `expired_at` (permanent when absent), replacing any earlier grant. */
-  async grantRole(caller: Caller, identifier: string, body: { user?: number; role_level: number; expired_at?: number | string }) {
+  async grantRole(editor: Editor, identifier: string, body: { user?: number; role_level: number; expired_at?: number | string }) {
     const user = await userByIdentifier(this.db, identifier);
     if (body.user !== undefined && body.user !== user.id) throw badRequest(`user ${body.user} does not match the user in the path (${user.id})`);
     if (![1, 2, 3].includes(body.role_level)) throw badRequest('role_level must be 1, 2 or 3');
-    if (body.role_level > caller.level) throw forbidden('Nobody grants a role above their own level');
+    if (body.role_level > editor.level) throw forbidden('Nobody grants a role above their own level');
     const now = this.clock.now();
     const expiresAt = body.expired_at === undefined ? null : parseExpiry(body.expired_at);
     if (expiresAt !== null && expiresAt <= now) throw badRequest('expired_at must lie in the future');
@@ -175,10 +181,10 @@ export class UserAdmin {
       await trx.deleteFrom('role_grants').where('user_id', '=', user.id).execute();
       await trx
         .insertInto('role_grants')
-        .values({ user_id: user.id, role_level: body.role_level, expires_at: expiresAt, granted_by: caller.user.id, granted_at: now, expiry_recorded: 0 })
+        .values({ user_id: user.id, role_level: body.role_level, expires_at: expiresAt, granted_by: editor.actor.id, granted_at: now, expiry_recorded: 0 })
         .execute();
       await recordAudit(trx, now, {
-        actor: actorOf(caller.user),
+        actor: editor.actor,
         action: 'role.grant',
         target: user.id,
         details: { role_level: body.role_level, expired_at: expiresAt === null ? null : unixSeconds(expiresAt) },
@@ -220,11 +226,11 @@ export class UserAdmin {
   }
 
   /** Contract section 3 and issue 4: who may change whom, and what. */
-  private async checkMayChange(trx: Transaction<Database>, caller: Caller, user: UserRow, changes: UserChanges) {
+  private async checkMayChange(trx: Transaction<Database>, editor: Editor, user: UserRow, changes: UserChanges) {
     const targetLevel = await this.effectiveLevel(trx, user);
-    const callerIsOwner = caller.level >= LEVELS.owner;
+    const callerIsOwner = editor.level >= LEVELS.owner;
     // Owners have no higher level to turn to, so they may change other owners and themselves.
-    if (targetLevel >= caller.level && !callerIsOwner) throw forbidden('You cannot change a user at or above your own level');
+    if (targetLevel >= editor.level && !callerIsOwner) throw forbidden('You cannot change a user at or above your own level');
     if (changes.perms !== undefined && changes.perms !== user.perms) {
       if (!callerIsOwner) throw forbidden('Only an owner changes perms');
       if (user.perms === LEVELS.owner && changes.perms < LEVELS.owner) {

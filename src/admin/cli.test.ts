@@ -1,0 +1,86 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, it } from 'node:test';
+import { buildApp } from '../app.ts';
+import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test/support/databases.ts';
+import { testSettings } from '../../test/support/service.ts';
+
+describeEachDatabase('operator CLI', (kind) => {
+  let database: TestDatabase;
+  let env: Record<string, string>;
+  before(async () => {
+    database = await createTestDatabase(kind);
+    const url = database.settings.kind === 'postgres' ? database.settings.url : `sqlite:${database.settings.file}`;
+    env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'skinservice-cli-')), DATABASE_URL: url, JWT_SECRET: 'cli-test-secret-that-is-long-enough-32' };
+  });
+  after(async () => database?.drop());
+
+  const cli = (...args: string[]) =>
+    new Promise<{ code: number; out: string; err: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/admin/cli.ts', ...args], { env: { ...process.env, ...env } });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (chunk) => (out += chunk));
+      child.stderr.on('data', (chunk) => (err += chunk));
+      child.on('exit', (code) => resolve({ code: code ?? 1, out, err }));
+    });
+  /** Logs in through the real service on the same database and settings. */
+  const login = async (username: string, password: string) => {
+    const app = await buildApp(testSettings({ database: database.settings, jwtSecret: env.JWT_SECRET! }), { logger: false });
+    try {
+      return (await app.inject({ method: 'POST', url: '/api/auth/login', payload: { username, password } })).statusCode;
+    } finally {
+      await app.close();
+    }
+  };
+
+  it('creates users the service then lets log in, and lists them', async () => {
+    const created = await cli('create-user', '--username', 'Operator', '--mail', 'op@example.org', '--password', 'operator password', '--perms', '3');
+    assert.equal(created.code, 0, created.err);
+    assert.match(created.out, /Created user \d+ \(Operator\) with perms 3/);
+    assert.equal((await cli('create-user', '--username', 'Player1', '--mail', 'p1@example.org', '--password', 'player password')).code, 0);
+    assert.equal(await login('Operator', 'operator password'), 200);
+    const listed = await cli('list-users', '--search', 'player');
+    assert.equal(listed.code, 0);
+    assert.match(listed.out, /\tPlayer1\tp1@example\.org\t0\t1/);
+    assert.match(listed.out, /1 of 1 users/);
+  });
+
+  it('sets perms and resets passwords under the service\'s rules', async () => {
+    assert.equal((await cli('set-perms', 'Player1', '2')).code, 0);
+    const reset = await cli('reset-password', 'player1');
+    assert.equal(reset.code, 0);
+    const password = /New password of Player1: (\S+)/.exec(reset.out)![1]!;
+    assert.equal(await login('Player1', 'player password'), 401);
+    assert.equal(await login('Player1', password), 200);
+    const lastOwner = await cli('set-perms', 'Operator', '0');
+    assert.equal(lastOwner.code, 1);
+    assert.match(lastOwner.err, /last owner/);
+  });
+
+  it('refuses bad input with a clear message and exit code 1', async () => {
+    const cases: [string[], RegExp][] = [
+      [['create-user', '--username', 'bad name', '--mail', 'x@example.org', '--password', 'long enough'], /username must be/],
+      [['create-user', '--username', 'Operator', '--mail', 'other@example.org', '--password', 'long enough'], /exists already/],
+      [['create-user', '--username', 'Someone'], /needs --username, --mail and --password/],
+      [['create-user', '--username', 'Someone', '--mail', 's@example.org', '--password', 'short'], /password must be at least 8/],
+      [['set-perms', 'Player1', '9'], /perms must be/],
+      [['set-perms', 'Player1', 'high'], /LEVEL must be a whole number/],
+      [['set-perms', 'nobody_at_all', '1'], /No user nobody_at_all/],
+      [['list-users', '--limit', 'many'], /--limit must be a whole number/],
+      [['frobnicate'], /Unknown command/],
+      [['list-users', '--colour'], /Unknown option/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await cli(...args);
+      assert.equal(result.code, 1, args.join(' '));
+      assert.match(result.err, message, args.join(' '));
+    }
+    const help = await cli();
+    assert.equal(help.code, 0);
+    assert.match(help.out, /Usage: npm run cli/);
+  });
+});

@@ -1,0 +1,111 @@
+// The operator CLI: `npm run cli -- <command>`. It works on the database the server's settings name (the same
+// environment and .env), applies the same rules as the admin API, and writes its changes to the audit log as `cli`.
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { Profiles } from '../accounts/profile.ts';
+import { createAccount } from '../accounts/service.ts';
+import { systemClock } from '../clock.ts';
+import { migrateToLatest, openDatabase } from '../database/connect.ts';
+import { ApiError } from '../http/envelope.ts';
+import { loadSettings, SettingsError } from '../settings.ts';
+import { UserAdmin, type Editor } from './service.ts';
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  create-user --username NAME --mail ADDRESS --password PASSWORD [--perms LEVEL]
+      a finished, verified account; LEVEL -1 (banned), 0 (player, default), 1, 2 or 3 (owner)
+  set-perms USER LEVEL
+  reset-password USER [--password PASSWORD]
+      without --password a random password is made and printed; every session of USER is revoked
+  list-users [--search TEXT] [--limit N] [--offset N]
+
+USER is a user id, a player UUID or a username. The database is the one the server's settings name.`;
+
+// The operator at the machine acts with an owner's rights, and under the same rules (the last owner stays).
+const OPERATOR: Editor = { actor: { id: null, name: 'cli' }, level: 3 };
+
+class UsageError extends Error {}
+
+function wholeNumber(value: string | undefined, what: string, fallback?: number): number {
+  if (value === undefined && fallback !== undefined) return fallback;
+  if (value === undefined || !/^-?\d+$/.test(value)) throw new UsageError(`${what} must be a whole number`);
+  return Number(value);
+}
+
+export async function runCli(argv: string[], print: (line: string) => void): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help') {
+    print(USAGE);
+    return;
+  }
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      username: { type: 'string' },
+      mail: { type: 'string' },
+      password: { type: 'string' },
+      perms: { type: 'string' },
+      search: { type: 'string' },
+      limit: { type: 'string' },
+      offset: { type: 'string' },
+    },
+  });
+  const settings = loadSettings();
+  const db = openDatabase(settings.database);
+  try {
+    await migrateToLatest(db);
+    const admin = new UserAdmin(db, new Profiles(db), systemClock, () => {});
+    switch (command) {
+      case 'create-user': {
+        const { username, mail, password } = values;
+        if (!username || !mail || !password) throw new UsageError('create-user needs --username, --mail and --password');
+        const perms = wholeNumber(values.perms, '--perms', 0);
+        const id = await createAccount(db, systemClock, { username, mail, password, perms }, OPERATOR.actor);
+        print(`Created user ${id} (${username}) with perms ${perms}`);
+        return;
+      }
+      case 'set-perms': {
+        const [user, level] = positionals;
+        if (!user || level === undefined) throw new UsageError('set-perms needs USER and LEVEL');
+        const detail = await admin.update(OPERATOR, user, { perms: wholeNumber(level, 'LEVEL') });
+        print(`${detail.Username || user} now has perms ${level}`);
+        return;
+      }
+      case 'reset-password': {
+        const [user] = positionals;
+        if (!user) throw new UsageError('reset-password needs USER');
+        const password = values.password ?? randomBytes(12).toString('base64url');
+        const detail = await admin.update(OPERATOR, user, { password });
+        print(values.password ? `Password of ${detail.Username || user} changed` : `New password of ${detail.Username || user}: ${password}`);
+        return;
+      }
+      case 'list-users': {
+        const page = await admin.list({
+          search: values.search,
+          limit: wholeNumber(values.limit, '--limit', 100),
+          offset: wholeNumber(values.offset, '--offset', 0),
+        });
+        print(['id', 'username', 'mail', 'perms', 'verified'].join('\t'));
+        for (const user of page.records) print([user.id, user.username || '-', user.mail, user.perms, user.mail_verify].join('\t'));
+        print(`${page.records.length} of ${page.total} users`);
+        return;
+      }
+      default:
+        throw new UsageError(`Unknown command "${command}"`);
+    }
+  } finally {
+    await db.destroy();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  runCli(process.argv.slice(2), (line) => console.log(line)).catch((error: unknown) => {
+    if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
+    else if (error instanceof ApiError || error instanceof SettingsError) console.error(error.message);
+    else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(`${(error as Error).message}\n\n${USAGE}`);
+    else console.error(error);
+    process.exit(1);
+  });
+}
