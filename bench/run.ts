@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark of the project, printed as Markdown tables (copied into docs/performance.md).
 import { machine, runAccountBench } from './accounts.ts';
+import { runAdminBench } from './admin.ts';
 import { runImageHttpBench } from './images.ts';
 import type { Figure } from './lib.ts';
 import { runRenderBench } from './render.ts';
@@ -25,3 +26,9 @@ for (const figure of figures) {
     `| ${figure.name} | ${figure.value.toFixed(0)} ${figure.unit} | ${figure.reference ? `${figure.reference.name} (${figure.reference.value.toFixed(0)})` : ''} | ${ratio} | ${figure.cpuRatio ? `${(figure.cpuRatio * 100).toFixed(0)}%` : ''} | ${figure.target ?? ''} |`,
   );
 }
+
+const admin = await runAdminBench();
+console.log('\nAdmin lists with 100,000 users (SQLite), one request at a time\n');
+console.log('| request | p50 ms | p99 ms | requests |');
+console.log('|---|---|---|---|');
+for (const row of admin) console.log(`| ${row.name} | ${row.p50Ms.toFixed(2)} | ${row.p99Ms.toFixed(2)} | ${row.requests} |`);
