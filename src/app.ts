@@ -41,7 +41,8 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     genReqId: newRequestId,
     trustProxy: settings.trustProxy,
     bodyLimit: 64 * 1024,
-    ajv: { customOptions: { removeAdditional: false, allErrors: false } },
+    // allowUnionTypes: expired_at is a number or an ISO string (contract section 3).
+    ajv: { customOptions: { removeAdditional: false, allErrors: false, allowUnionTypes: true } },
   });
   installEnvelope(app);
   // JSON is the only body type here (multipart is added per route); anything else gets 415.
