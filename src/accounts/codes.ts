@@ -1,7 +1,6 @@
 // Single-use, purpose-bound, expiring codes sent by mail (contract section 2).
 import { createHmac, randomInt } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
-import type { CodePurpose, Database } from '../database/schema.ts';
+import type { CodePurpose, Executor } from '../database/schema.ts';
 
 // 32 letters without look-alikes (no 0/O, 1/I): 8 of them carry 40 bits.
 const ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
@@ -12,7 +11,6 @@ export const CODE_LIFETIME_MS: Record<CodePurpose, number> = {
   reset_password: 30 * 60_000,
 };
 
-type Executor = Kysely<Database> | Transaction<Database>;
 
 export class MailCodes {
   constructor(private readonly secret: string) {}

@@ -1,7 +1,6 @@
 // How paths name users and textures (contract section 4): a numeric user id, a UUID (with or without dashes,
 // any letter case), or a username.
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../database/schema.ts';
+import type { Executor } from '../database/schema.ts';
 import { notFound } from '../http/envelope.ts';
 import { usernameKey } from './rules.ts';
 
@@ -14,7 +13,6 @@ export function normalizeUuid(value: string): string | null {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-type Executor = Kysely<Database> | Transaction<Database>;
 
 /** The user an admin path names, or a 404 naming the identifier. */
 export async function userByIdentifier(db: Executor, identifier: string) {

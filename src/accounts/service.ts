@@ -4,7 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { recordAudit, SYSTEM, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import { isUniqueViolation } from '../database/dialect.ts';
-import type { Database, UserRow } from '../database/schema.ts';
+import type { Database, Executor, UserRow } from '../database/schema.ts';
 import { badRequest, conflict, forbidden, unauthorized } from '../http/envelope.ts';
 import { queueMail } from '../mail/outbox.ts';
 import { resetPasswordMessage, verifyMailMessage } from '../mail/templates.ts';
@@ -347,6 +347,6 @@ function settingChecked<T>(setting: string, check: () => T): T {
   }
 }
 
-export async function revokeAllSessions(db: Kysely<Database> | Transaction<Database>, userId: number, nowMs: number) {
+export async function revokeAllSessions(db: Executor, userId: number, nowMs: number) {
   await db.updateTable('sessions').set({ revoked_at: nowMs }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
 }

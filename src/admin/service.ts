@@ -10,7 +10,7 @@ import { revokeAllSessions } from '../accounts/service.ts';
 import { recordAudit, type Actor } from '../audit/audit.ts';
 import { type Clock, unixSeconds } from '../clock.ts';
 import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
-import type { Database, UserRow } from '../database/schema.ts';
+import type { Database, Executor, UserRow } from '../database/schema.ts';
 import { badRequest, conflict, forbidden } from '../http/envelope.ts';
 import type { PageQuery } from '../http/pagination.ts';
 
@@ -59,7 +59,6 @@ export interface AuditFilter extends PageQuery {
   until?: number;
 }
 
-type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Who makes an admin change: a signed-in user at their effective level, or the operator CLI. */
 export interface Editor {
@@ -84,7 +83,7 @@ function toRecord(user: UserRow): UserRecord {
 }
 
 /** Accepts Unix seconds or an ISO 8601 date (contract section 3); returns Unix milliseconds. */
-export function parseExpiry(value: number | string): number {
+function parseExpiry(value: number | string): number {
   const ms = typeof value === 'number' ? value * 1000 : /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
   if (!Number.isFinite(ms)) throw badRequest('expired_at must be Unix seconds or an ISO 8601 date');
   return ms;

@@ -1,7 +1,6 @@
 // The one service every change calls to leave a trace in the audit log.
-import type { Kysely, Transaction } from 'kysely';
 import { unixSeconds } from '../clock.ts';
-import type { Database } from '../database/schema.ts';
+import type { Executor } from '../database/schema.ts';
 
 export interface Actor {
   id: number | null;
@@ -21,7 +20,7 @@ export interface AuditEvent {
   details?: Record<string, unknown>;
 }
 
-export async function recordAudit(db: Kysely<Database> | Transaction<Database>, nowMs: number, event: AuditEvent) {
+export async function recordAudit(db: Executor, nowMs: number, event: AuditEvent) {
   await db
     .insertInto('audit_log')
     .values({

@@ -1,6 +1,6 @@
 // The one Kysely schema shared by SQLite and PostgreSQL. Times are Unix milliseconds unless named otherwise;
 // flags are integers 0/1 because SQLite has no boolean and the API sends them as 0/1 anyway.
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -163,3 +163,6 @@ export interface Database {
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
+
+/** Where a query can run: the database itself, or a transaction in progress. */
+export type Executor = Kysely<Database> | Transaction<Database>;

@@ -1,16 +1,16 @@
 // Mail is written to the outbox table in the same transaction as the change that causes it, and sent later by
 // the worker: a request never waits on SMTP, and a dead SMTP server delays mail but never loses it.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import { recordAudit, SYSTEM } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
-import type { Database } from '../database/schema.ts';
+import type { Database, Executor } from '../database/schema.ts';
 import type { MailContent } from './templates.ts';
 import { BackgroundLoop } from './background-loop.ts';
 import { PermanentMailError, type MailTransport } from './transport.ts';
 
 export async function queueMail(
-  db: Kysely<Database> | Transaction<Database>,
+  db: Executor,
   nowMs: number,
   recipients: string | string[],
   content: MailContent,

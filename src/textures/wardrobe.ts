@@ -1,12 +1,12 @@
 // Skins and capes: a player's own wardrobe (contract section 6) and the admin texture endpoints (interface.md 4.2).
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Caller } from '../accounts/authenticate.ts';
 import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
 import { actorOf } from '../accounts/service.ts';
 import { recordAudit, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
-import type { Database } from '../database/schema.ts';
+import type { Database, Executor } from '../database/schema.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
 import { isSlimSkin } from '../rendering/render.ts';
 import { canonicalTexture } from './canonical.ts';
@@ -43,7 +43,6 @@ export interface Page {
 
 export const MAX_SKINS_PER_PLAYER = 100;
 
-type Executor = Kysely<Database> | Transaction<Database>;
 
 function checkName(value: string, what: string): string {
   const name = value.trim();
