@@ -40,6 +40,13 @@ declare module 'fastify' {
   }
 }
 
+/** Contract section 3: perms raised by an unexpired role grant; a ban overrides both. */
+export function effectiveLevel(perms: number, grant: { role_level: number; expires_at: number | null } | null, nowMs: number): number {
+  if (perms === LEVELS.banned) return LEVELS.banned;
+  const grantCounts = grant !== null && (grant.expires_at === null || grant.expires_at > nowMs);
+  return grantCounts ? Math.max(perms, grant.role_level) : perms;
+}
+
 /** The caller of a route that declared an access other than public. */
 export function callerOf(request: FastifyRequest): Caller {
   if (!request.caller) throw new Error(`route ${request.routeOptions.url} reads the caller but declares no access`);
@@ -122,13 +129,11 @@ async function identify(header: string | undefined, db: Kysely<Database>, lookup
     throw unauthorized('This token was revoked (logged out or password changed); log in again');
   }
   const { session_revoked_at, session_expires_at, grant_id, grant_level, grant_expires_at, grant_expiry_recorded, ...user } = row;
-  let level = user.perms;
-  if (grant_id !== null && grant_level !== null) {
-    if (grant_expires_at === null || grant_expires_at > now) level = Math.max(level, grant_level);
-    else if (grant_expiry_recorded === 0) await recordGrantExpiry(db, grant_id, user.id, grant_level, grant_expires_at, now);
+  const grant = grant_id !== null && grant_level !== null ? { role_level: grant_level, expires_at: grant_expires_at } : null;
+  if (grant && grant_expires_at !== null && grant_expires_at <= now && grant_expiry_recorded === 0) {
+    await recordGrantExpiry(db, grant_id!, user.id, grant.role_level, grant_expires_at, now);
   }
-  if (user.perms === LEVELS.banned) level = LEVELS.banned;
-  return { user, sessionId: claims.sessionId, level };
+  return { user, sessionId: claims.sessionId, level: effectiveLevel(user.perms, grant, now) };
 }
 
 /** Expiry needs no scheduler: the first request that sees a lapsed grant writes it to the audit log, once. */

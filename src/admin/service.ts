@@ -1,7 +1,7 @@
 // User administration (interface.md 4.2, contract sections 3 and 5): the user list and detail, the user patch
 // with its level rules, temporary role grants, and the audit log.
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { LEVELS } from '../accounts/authenticate.ts';
+import { effectiveLevel, LEVELS } from '../accounts/authenticate.ts';
 import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import type { Profiles, UserDetail } from '../accounts/profile.ts';
@@ -240,10 +240,8 @@ export class UserAdmin {
   }
 
   private async effectiveLevel(db: Executor, user: Pick<UserRow, 'id' | 'perms'>): Promise<number> {
-    if (user.perms === LEVELS.banned) return LEVELS.banned;
     const grant = await db.selectFrom('role_grants').select(['role_level', 'expires_at']).where('user_id', '=', user.id).executeTakeFirst();
-    const granted = grant && (grant.expires_at === null || grant.expires_at > this.clock.now()) ? grant.role_level : LEVELS.banned;
-    return Math.max(user.perms, granted);
+    return effectiveLevel(user.perms, grant ?? null, this.clock.now());
   }
 
   private async skinOfUser(trx: Transaction<Database>, userId: number, skinUuid: string): Promise<number | null> {

@@ -33,17 +33,6 @@ export const conflict = (msg: string) => new ApiError(409, msg);
 export const tooManyRequests = (msg: string, retryAfterSeconds: number) =>
   new ApiError(429, msg, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
-/** The JSON schema of an error envelope, for route response schemas. */
-export const errorEnvelopeSchema = {
-  type: 'object',
-  properties: {
-    error: { type: 'boolean', const: true },
-    msg: { type: 'string' },
-    url: { type: 'null' },
-    data: { type: 'object', additionalProperties: false },
-  },
-} as const;
-
 function sendError(reply: FastifyReply, status: number, msg: string, headers: Record<string, string> = {}) {
   reply.code(status).headers(headers).send({ error: true, msg, url: null, data: {} } satisfies Envelope<object>);
 }
@@ -56,7 +45,7 @@ interface ValidationIssue {
 }
 
 /** Turns Ajv's findings into one sentence that names the field and what is wrong with it. */
-export function describeValidationIssue(issue: ValidationIssue, part: string): string {
+function describeValidationIssue(issue: ValidationIssue, part: string): string {
   const where = part === 'querystring' ? 'query parameter' : part === 'params' ? 'path value' : 'field';
   const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
   switch (issue.keyword) {

@@ -2,16 +2,9 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeEachDatabase } from '../../test/support/databases.ts';
+import { until } from '../../test/support/wait.ts';
 import { OWNER, randomAddress, startService, uniqueName, type TestService } from '../../test/support/service.ts';
 import { mailTo } from '../../test/support/smtp.ts';
-
-async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
 
 describeEachDatabase('mail to all users', (kind) => {
   let service: TestService;
@@ -35,14 +28,14 @@ describeEachDatabase('mail to all users', (kind) => {
     assert.match(sent.body.msg, /all 6 users/);
 
     const broadcast = () => service.db.selectFrom('broadcasts').selectAll().executeTakeFirstOrThrow();
-    await until(async () => (await broadcast()).queued >= 2, 'the first batch');
+    await until(async () => (await broadcast()).queued >= 2, 'the first batch', 15_000);
     assert.equal((await broadcast()).finished_at, null, 'still going when the service stops');
     await service.restart();
-    await until(async () => (await broadcast()).finished_at !== null, 'the broadcast to finish');
+    await until(async () => (await broadcast()).finished_at !== null, 'the broadcast to finish', 15_000);
 
     const expected = [OWNER.mail, ...players.map((player) => player.mail)];
     const news = () => service.mailbox.messages.filter((mail) => mail.subject === 'News');
-    await until(async () => news().length >= expected.length, 'every mail to arrive');
+    await until(async () => news().length >= expected.length, 'every mail to arrive', 15_000);
     await sleep(500); // longer than the worker's poll: a duplicate would have arrived by now
     const recipients = news().map((mail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)!.value[0]!.address!.toLowerCase());
     assert.deepEqual(recipients.sort(), expected.map((mail) => mail.toLowerCase()).sort(), 'each verified user once, nobody else');

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeEachDatabase } from '../../test/support/databases.ts';
+import { until } from '../../test/support/wait.ts';
 import { randomAddress, startService, uniqueName, type TestService } from '../../test/support/service.ts';
 import { mailTo, startSmtpServer, type Mailbox } from '../../test/support/smtp.ts';
 
@@ -14,14 +15,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-async function until(condition: () => Promise<boolean>, what: string, timeoutMs = 10_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
 }
 
 describeEachDatabase('mail delivery', (kind) => {
