@@ -98,15 +98,9 @@ type SessionLookup = ReturnType<typeof sessionLookup>;
 export function installAuthentication(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens, clock: Clock) {
   const lookup = sessionLookup(db);
   app.decorate('routeAccess', new Map<string, Access>());
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') app.routeAccess.set(`${method} ${route.url}`, route.config?.access ?? 'public');
-    }
-  });
   app.decorateRequest('caller', null);
-  app.addHook('onRequest', async (request) => {
-    const access = request.routeOptions.config.access ?? 'public';
-    if (access === 'public') return;
+  const checkAccess = async (request: FastifyRequest) => {
+    const access = request.routeOptions.config.access as Exclude<Access, 'public'>;
     const caller = await identify(request.headers.authorization, db, lookup, tokens, clock);
     if (caller.level === LEVELS.banned) throw forbidden('This account is banned');
     if (access !== 'registering') {
@@ -116,6 +110,14 @@ export function installAuthentication(app: FastifyInstance, db: Kysely<Database>
       if (caller.level < needed) throw forbidden(`This needs permission level ${needed} (${access}) or above`);
     }
     request.caller = caller;
+  };
+  // Attached to the protected routes only: public ones (images, the launcher document) pay nothing for it.
+  app.addHook('onRoute', (route) => {
+    const access = route.config?.access ?? 'public';
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') app.routeAccess.set(`${method} ${route.url}`, access);
+    }
+    if (access !== 'public') route.onRequest = [checkAccess, ...[route.onRequest ?? []].flat()];
   });
 }
 

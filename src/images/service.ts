@@ -52,6 +52,8 @@ interface CachedRender {
 export class ImageService {
   private readonly renders: ByteBudgetCache<CachedRender>;
   private readonly resolutions = new Map<string, { value: Wearing | string; until: number }>();
+  /** Whole answers by request URL, kept as long as resolutions and cleared with them. */
+  private readonly answers = new Map<string, { image: ImageResult; until: number }>();
   private readonly defaultSkins: Record<'true' | 'false', { image: RgbaImage; png: Buffer; digest: string }>;
   private readonly playerByUuid;
   private readonly playerByUsername;
@@ -102,6 +104,18 @@ export class ImageService {
   /** Forgets every resolved identifier: called after any change to skins, capes or selections. */
   forgetResolutions() {
     this.resolutions.clear();
+    this.answers.clear();
+  }
+
+  /** The image answered to this exact request URL within RESOLUTION_TTL_MS, if any. */
+  recentAnswer(requestUrl: string): ImageResult | undefined {
+    const hit = this.answers.get(requestUrl);
+    return hit !== undefined && hit.until > this.clock.now() ? hit.image : undefined;
+  }
+
+  rememberAnswer(requestUrl: string, image: ImageResult) {
+    if (this.answers.size >= MAX_RESOLUTIONS) this.answers.clear();
+    this.answers.set(requestUrl, { image, until: this.clock.now() + RESOLUTION_TTL_MS });
   }
 
   /** Reuses a found (never a missing) resolution for RESOLUTION_TTL_MS. */
