@@ -1,0 +1,61 @@
+// A real browser for the page tests: Debian's Chromium driven by playwright-core (nothing downloaded).
+import { existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Why the browser suites cannot run here, or null. Under REQUIRE_SERVICES=1 a missing browser is a failure. */
+export function browserMissing(): string | null {
+  if (existsSync(CHROMIUM_PATH)) return null;
+  if (process.env.REQUIRE_SERVICES === '1') throw new Error(`REQUIRE_SERVICES=1 but there is no Chromium at ${CHROMIUM_PATH}`);
+  return `no Chromium at ${CHROMIUM_PATH} (apt-get install chromium, or set CHROMIUM_PATH)`;
+}
+
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+}
+
+/** A port nobody listens on, so PUBLIC_URL (and the links in mails) can name the real address before start. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 900 };
+
+const SCREENSHOTS = join(import.meta.dirname, '../../test-output/screenshots');
+
+/** Saves a screenshot under test-output/screenshots (to look at; a few are copied into docs/images). */
+export async function screenshot(page: Page, name: string): Promise<Buffer> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  return page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * Fails the test on anything a user would see go wrong: an uncaught page error, a console error, or a request to
+ * another origin (the pages must work behind a firewall).
+ */
+export function watchPage(page: Page, origin: string): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && !/status of 40[0-9]/.test(message.text())) problems.push(`console: ${message.text()}`);
+  });
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) problems.push(`request to another origin: ${url}`);
+  });
+  return problems;
+}

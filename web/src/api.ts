@@ -1,0 +1,132 @@
+// The one way the pages talk to the service: JSON in the envelope ({error, msg, url, data}), the token from login
+// kept in localStorage, and the API's own message shown when something is refused.
+
+const TOKEN_KEY = 'skinservice.token';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface Envelope<T> {
+  msg: string;
+  url: string | null;
+  data: T;
+  /** From X-Total-Count on paginated lists. */
+  total: number | null;
+}
+
+export const session = {
+  token: (): string | null => localStorage.getItem(TOKEN_KEY),
+  save: (token: string) => localStorage.setItem(TOKEN_KEY, token),
+  clear: () => localStorage.removeItem(TOKEN_KEY),
+};
+
+type Query = Record<string, string | number | undefined>;
+
+function withQuery(path: string, query?: Query): string {
+  if (!query) return path;
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(key, String(value));
+  const text = params.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+async function request<T>(method: string, path: string, options: { body?: unknown; form?: FormData; query?: Query } = {}): Promise<Envelope<T>> {
+  const headers: Record<string, string> = {};
+  const token = session.token();
+  if (token) headers.authorization = `Bearer ${token}`;
+  let body: BodyInit | undefined;
+  if (options.form) body = options.form;
+  else if (options.body !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.body);
+  }
+  const response = await fetch(withQuery(path, options.query), { method, headers, body });
+  if (response.status === 204) return { msg: '', url: null, data: undefined as T, total: null };
+  const json = (await response.json().catch(() => null)) as { error?: boolean; msg?: string; url?: string | null; data?: T } | null;
+  if (!response.ok || !json || json.error) {
+    // A revoked or expired token: forget it, so the next page asks for a login instead of failing again.
+    if (response.status === 401) session.clear();
+    throw new ApiError(response.status, json?.msg ?? `The service answered ${response.status}`);
+  }
+  const total = response.headers.get('x-total-count');
+  return { msg: json.msg ?? '', url: json.url ?? null, data: json.data as T, total: total === null ? null : Number(total) };
+}
+
+export const api = {
+  get: <T>(path: string, query?: Query) => request<T>('GET', path, { query }),
+  post: <T>(path: string, body?: unknown) => request<T>('POST', path, { body }),
+  patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, { body }),
+  delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, { body }),
+  upload: <T>(path: string, form: FormData) => request<T>('POST', path, { form }),
+};
+
+/** The user detail shape of interface.md 2.4 (GET /api/home, GET /api/admin/user/:id). */
+export interface UserDetail {
+  Username: string;
+  Uuid: string;
+  Mail: string;
+  Mail_verify: number;
+  Selected_Cape: number;
+  Selected_Skin: string;
+  PermLvl: number;
+  Capes: { Id: string; Name: string }[];
+  Skins: { uuid: string; name: string; cloak_id: string }[];
+  Mail_verification: number;
+}
+
+export interface SkinRecord {
+  uuid: string;
+  name: string;
+  owner: number;
+  slim: boolean;
+  hd: boolean;
+  cloak_id: string;
+  digest: string;
+  url: string;
+  selected?: boolean;
+}
+
+export interface CapeRecord {
+  uuid: string;
+  name: string;
+  owners: number[];
+  digest: string;
+  url: string;
+  selected?: boolean;
+}
+
+export interface UserRecord {
+  id: number;
+  username: string;
+  mail: string;
+  mail_verify: number;
+  uuid: string;
+  perms: number;
+}
+
+export interface AuditEntry {
+  id: number;
+  iss: string;
+  action: string;
+  for: number;
+  time: number;
+  details: Record<string, unknown> | null;
+}
+
+/** Permission levels of contract section 3. */
+export const LEVELS = { banned: -1, player: 0, moderator: 1, admin: 2, owner: 3 } as const;
+export const LEVEL_NAMES: Record<number, string> = { [-1]: 'banned', 0: 'player', 1: 'moderator', 2: 'admin', 3: 'owner' };
+
+/** Same-origin texture and render addresses (the records' absolute `url` follows PUBLIC_URL, which may differ in development). */
+export const textureUrls = {
+  skinFile: (skinUuid: string) => `/api/skin/cloak/${skinUuid}`,
+  capeFile: (capeUuid: string) => `/api/skin/standart/cape/${capeUuid}`,
+  head: (identifier: string, size = 64) => `/api/skin/head/${identifier}?size=${size}&type=player`,
+  cloak: (capeUuid: string, size = 64) => `/api/skin/cloak/${capeUuid}?size=${size}&type=skin`,
+};

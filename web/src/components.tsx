@@ -1,0 +1,135 @@
+// Shared building blocks: the page frame, labelled fields, and forms that show the API's own messages.
+import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
+import { ApiError } from './api.ts';
+import { Link } from './router.tsx';
+
+export function Page(props: { title: string; children: ComponentChildren; wide?: boolean }) {
+  document.title = `${props.title} · Skins`;
+  return (
+    <main class={props.wide ? 'page wide' : 'page'}>
+      <h1>{props.title}</h1>
+      {props.children}
+    </main>
+  );
+}
+
+export function Header(props: { children?: ComponentChildren }) {
+  return (
+    <header class="top">
+      <Link href="/home" class="brand">
+        Skins
+      </Link>
+      <nav>{props.children}</nav>
+    </header>
+  );
+}
+
+let nextFieldId = 0;
+
+/** A labelled input; the label is tied to the input so screen readers and tests find it by its text. */
+export function Field(props: {
+  label: string;
+  name: string;
+  type?: string;
+  value?: string;
+  onInput?: (value: string) => void;
+  required?: boolean;
+  autocomplete?: string;
+  minLength?: number;
+  hint?: string;
+}) {
+  const [id] = useState(() => `field-${(nextFieldId += 1)}`);
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        // Controlled when the caller follows the input, otherwise only a starting value the user may change.
+        {...(props.onInput ? { value: props.value } : { defaultValue: props.value })}
+        required={props.required}
+        autocomplete={props.autocomplete}
+        minLength={props.minLength}
+        onInput={props.onInput ? (event) => props.onInput!((event.target as HTMLInputElement).value) : undefined}
+      />
+      {props.hint && <small>{props.hint}</small>}
+    </div>
+  );
+}
+
+export function Notice(props: { kind: 'error' | 'ok'; children: ComponentChildren }) {
+  return (
+    <p class={`notice ${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'}>
+      {props.children}
+    </p>
+  );
+}
+
+export function messageOf(error: unknown): string {
+  if (error instanceof ApiError) return error.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs one action at a time and keeps its outcome: the API's message on failure, a note on success. */
+export function useAction() {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const run = async (action: () => Promise<string | void>) => {
+    setBusy(true);
+    setError(null);
+    setDone(null);
+    try {
+      const note = await action();
+      if (note) setDone(note);
+    } catch (failure) {
+      setError(messageOf(failure));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const outcome = (
+    <>
+      {error && <Notice kind="error">{error}</Notice>}
+      {done && <Notice kind="ok">{done}</Notice>}
+    </>
+  );
+  return { busy, run, outcome, error };
+}
+
+/** A form that reads its named fields and hands them to `submit`; shows the outcome under the button. */
+export function Form(props: {
+  submitLabel: string;
+  submit: (fields: Record<string, string>, form: FormData) => Promise<string | void>;
+  children: ComponentChildren;
+  resetOnSuccess?: boolean;
+}) {
+  const action = useAction();
+  return (
+    <form
+      class="form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const form = event.currentTarget as HTMLFormElement;
+        const data = new FormData(form);
+        const fields: Record<string, string> = {};
+        data.forEach((value, key) => {
+          if (typeof value === 'string') fields[key] = value;
+        });
+        void action.run(async () => {
+          const note = await props.submit(fields, data);
+          if (props.resetOnSuccess) form.reset();
+          return note;
+        });
+      }}
+    >
+      {props.children}
+      <button type="submit" disabled={action.busy}>
+        {props.submitLabel}
+      </button>
+      {action.outcome}
+    </form>
+  );
+}

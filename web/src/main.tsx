@@ -1,0 +1,43 @@
+// The browser app: one page component per path. The server answers each of these paths with index.html.
+import { render } from 'preact';
+import { useEffect } from 'preact/hooks';
+import { session } from './api.ts';
+import { Page } from './components.tsx';
+import { AdminPage } from './pages/admin.tsx';
+import { LoginPage, RegisterConfirmPage, RegisterFinishPage, RegisterPage, ResetConfirmPage, ResetPage } from './pages/auth.tsx';
+import { HomePage } from './pages/home.tsx';
+import { Link, navigate, useLocation } from './router.tsx';
+import './style.css';
+
+const PAGES: Record<string, () => preact.JSX.Element> = {
+  '/login': LoginPage,
+  '/register': RegisterPage,
+  '/register/confirm': RegisterConfirmPage,
+  '/register/finish': RegisterFinishPage,
+  '/reset': ResetPage,
+  '/reset/confirm': ResetConfirmPage,
+  '/home': HomePage,
+  '/admin': AdminPage,
+};
+
+function Start() {
+  useEffect(() => navigate(session.token() ? '/home' : '/login', { replace: true }), []);
+  return null;
+}
+
+function App() {
+  const { path } = useLocation();
+  const Current = path === '/' ? Start : PAGES[path.replace(/\/+$/, '')];
+  if (!Current)
+    return (
+      <Page title="Not found">
+        <p>
+          There is no page here. <Link href="/home">Go to your profile</Link>
+        </p>
+      </Page>
+    );
+  // Keyed by path: moving between pages starts each one fresh.
+  return <Current key={path} />;
+}
+
+render(<App />, document.getElementById('app')!);

@@ -1,0 +1,272 @@
+// /home: the player's profile. The 3D preview shows what launchers get: the selected skin, and the skin's linked
+// cape or else the selected cape (docs/decisions.md).
+import { useEffect, useState } from 'preact/hooks';
+import { api, session, textureUrls, type CapeRecord, type SkinRecord, type UserDetail } from '../api.ts';
+import { Field, Form, Header, Notice, Page, messageOf, useAction } from '../components.tsx';
+import { leaveNote } from '../flash.ts';
+import { Link, navigate } from '../router.tsx';
+import { SkinPreview } from '../viewer.tsx';
+
+interface Wardrobe {
+  profile: UserDetail;
+  skins: SkinRecord[];
+  capes: CapeRecord[];
+}
+
+async function loadWardrobe(): Promise<Wardrobe> {
+  const profile = (await api.get<UserDetail>('/api/home')).data;
+  if (!profile.Username) return { profile, skins: [], capes: [] };
+  const [skins, capes] = await Promise.all([api.get<SkinRecord[]>('/api/home/skins'), api.get<CapeRecord[]>('/api/home/capes')]);
+  return { profile, skins: skins.data, capes: capes.data };
+}
+
+export async function logOut() {
+  await api.post('/api/auth/logout').catch(() => undefined);
+  session.clear();
+  leaveNote('You are logged out.');
+  navigate('/login');
+}
+
+export function HomePage() {
+  const [wardrobe, setWardrobe] = useState<Wardrobe | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const reload = () =>
+    loadWardrobe().then(
+      (loaded) => {
+        if (!loaded.profile.Username) navigate('/register/finish', { replace: true });
+        else setWardrobe(loaded);
+      },
+      (error) => {
+        if (!session.token()) navigate('/login', { replace: true });
+        else setFailure(messageOf(error));
+      },
+    );
+  useEffect(() => {
+    if (!session.token()) navigate('/login', { replace: true });
+    else void reload();
+  }, []);
+
+  if (failure) return <Page title="Your profile"><Notice kind="error">{failure}</Notice></Page>;
+  if (!wardrobe) return <Page title="Your profile"><p>Loading…</p></Page>;
+  const { profile, skins, capes } = wardrobe;
+  const selectedSkin = skins.find((skin) => skin.selected) ?? null;
+  const selectedCape = capes.find((cape) => cape.selected) ?? null;
+  const wornCape = selectedSkin?.cloak_id || selectedCape?.uuid || null;
+
+  return (
+    <>
+      <Header>
+        {profile.PermLvl >= 1 && <Link href="/admin">Admin</Link>}
+        <button type="button" class="link" onClick={() => void logOut()}>
+          Log out
+        </button>
+      </Header>
+      <Page title={profile.Username} wide>
+        <p class="muted">
+          UUID <code>{profile.Uuid}</code> · {profile.Mail}
+        </p>
+        <div class="columns">
+          <SkinPreview
+            label={`3D preview of ${profile.Username}`}
+            skinUrl={selectedSkin ? textureUrls.skinFile(selectedSkin.uuid) : textureUrls.skinFile(profile.Uuid)}
+            slim={selectedSkin ? selectedSkin.slim : null}
+            capeUrl={wornCape ? textureUrls.capeFile(wornCape) : null}
+          />
+          <div class="stack">
+            <SkinUpload onUploaded={reload} />
+            <SkinList skins={skins} capes={capes} onChange={reload} />
+            <CapeList capes={capes} onChange={reload} />
+          </div>
+        </div>
+        <AccountForms />
+      </Page>
+    </>
+  );
+}
+
+/** Drag and drop a PNG onto the zone, or pick it; the model is detected unless chosen. */
+function SkinUpload(props: { onUploaded: () => Promise<void> }) {
+  const action = useAction();
+  const [dragging, setDragging] = useState(false);
+  const [model, setModel] = useState('auto');
+  const upload = (file: File | undefined) => {
+    if (!file) return;
+    void action.run(async () => {
+      const form = new FormData();
+      if (model !== 'auto') form.append('slim', String(model === 'slim'));
+      form.append('name', file.name.replace(/\.png$/i, '').slice(0, 64) || 'Skin');
+      form.append('skin', file, file.name);
+      await api.upload('/api/home/skins', form);
+      await props.onUploaded();
+      return `${file.name} uploaded`;
+    });
+  };
+  return (
+    <section class="card">
+      <h2>Upload a skin</h2>
+      <label
+        class={dragging ? 'dropzone over' : 'dropzone'}
+        onDragOver={(event) => {
+          event.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(event) => {
+          event.preventDefault();
+          setDragging(false);
+          upload(event.dataTransfer?.files[0]);
+        }}
+      >
+        <span>Drop a skin PNG here, or choose a file</span>
+        <input
+          type="file"
+          name="skin"
+          accept="image/png"
+          aria-label="Skin file"
+          onChange={(event) => {
+            const input = event.currentTarget;
+            upload(input.files?.[0]);
+            input.value = '';
+          }}
+        />
+      </label>
+      <div class="field">
+        <label for="skin-model">Model</label>
+        <select id="skin-model" value={model} onChange={(event) => setModel(event.currentTarget.value)}>
+          <option value="auto">Detect from the skin</option>
+          <option value="classic">Classic (4-pixel arms)</option>
+          <option value="slim">Slim (3-pixel arms)</option>
+        </select>
+      </div>
+      {action.busy && <p class="muted">Uploading…</p>}
+      {action.outcome}
+    </section>
+  );
+}
+
+function SkinList(props: { skins: SkinRecord[]; capes: CapeRecord[]; onChange: () => Promise<void> }) {
+  const action = useAction();
+  const change = (work: () => Promise<unknown>, note?: string) =>
+    action.run(async () => {
+      await work();
+      await props.onChange();
+      return note;
+    });
+  if (props.skins.length === 0) return <section class="card"><h2>Your skins</h2><p class="muted">No skins yet: you wear the default one.</p></section>;
+  return (
+    <section class="card">
+      <h2>Your skins</h2>
+      {action.outcome}
+      <ul class="items">
+        {props.skins.map((skin) => (
+          <li key={skin.uuid} class={skin.selected ? 'selected' : ''} data-skin-uuid={skin.uuid}>
+            <img src={textureUrls.head(skin.uuid)} alt="" width={48} height={48} />
+            <div class="grow">
+              <strong>{skin.name}</strong>
+              <small>{skin.slim ? 'slim' : 'classic'}{skin.selected ? ' · worn' : ''}</small>
+            </div>
+            {!skin.selected && (
+              <button type="button" onClick={() => void change(() => api.patch('/api/home', { selected_skin: skin.uuid }))}>
+                Wear
+              </button>
+            )}
+            <button
+              type="button"
+              class="secondary"
+              onClick={() => {
+                const name = prompt('New name for this skin', skin.name);
+                if (name !== null && name.trim() !== '') void change(() => api.patch(`/api/home/skins/${skin.uuid}`, { name: name.trim() }));
+              }}
+            >
+              Rename
+            </button>
+            <button
+              type="button"
+              class="danger"
+              onClick={() => {
+                if (confirm(`Delete the skin "${skin.name}"?`)) void change(() => api.delete(`/api/home/skins/${skin.uuid}`), 'Skin deleted');
+              }}
+            >
+              Delete
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function CapeList(props: { capes: CapeRecord[]; onChange: () => Promise<void> }) {
+  const action = useAction();
+  const wear = (uuid: string) =>
+    action.run(async () => {
+      await api.patch('/api/home', { selected_cape: uuid });
+      await props.onChange();
+    });
+  if (props.capes.length === 0) return null;
+  const anySelected = props.capes.some((cape) => cape.selected);
+  return (
+    <section class="card">
+      <h2>Your capes</h2>
+      {action.outcome}
+      <ul class="items">
+        {props.capes.map((cape) => (
+          <li key={cape.uuid} class={cape.selected ? 'selected' : ''} data-cape-uuid={cape.uuid}>
+            <img src={textureUrls.cloak(cape.uuid)} alt="" width={48} height={48} />
+            <div class="grow">
+              <strong>{cape.name}</strong>
+              <small>{cape.selected ? 'worn' : ''}</small>
+            </div>
+            {!cape.selected && (
+              <button type="button" onClick={() => void wear(cape.uuid)}>
+                Wear
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      {anySelected && (
+        <button type="button" class="secondary" onClick={() => void wear('')}>
+          Wear no cape
+        </button>
+      )}
+    </section>
+  );
+}
+
+function AccountForms() {
+  return (
+    <div class="columns">
+      <section class="card">
+        <h2>Change password</h2>
+        <Form
+          submitLabel="Change password"
+          submit={async ({ current_password, password }) => {
+            await api.patch('/api/home', { current_password, password });
+            // A password change ends every session, this one too.
+            session.clear();
+            leaveNote('Your password is changed. Log in with the new one.');
+            navigate('/login');
+          }}
+        >
+          <Field label="Current password" name="current_password" type="password" required autocomplete="current-password" />
+          <Field label="New password" name="password" type="password" required autocomplete="new-password" />
+        </Form>
+      </section>
+      <section class="card">
+        <h2>Change mail address</h2>
+        <Form
+          resetOnSuccess
+          submitLabel="Change mail"
+          submit={async ({ mail, current_password }) => {
+            const reply = await api.patch('/api/home', { mail, current_password });
+            return reply.msg || `We sent a code to ${mail}: open the link in it to confirm the new address.`;
+          }}
+        >
+          <Field label="New mail address" name="mail" type="email" required autocomplete="email" />
+          <Field label="Current password" name="current_password" type="password" required autocomplete="current-password" />
+        </Form>
+      </section>
+    </div>
+  );
+}
