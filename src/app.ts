@@ -15,10 +15,15 @@ import { migrateToLatest, openDatabase } from './database/connect.ts';
 import { healthRoutes } from './health/routes.ts';
 import { imageRoutes } from './images/routes.ts';
 import { ImageService } from './images/service.ts';
-import { installEnvelope, newRequestId } from './http/envelope.ts';
+import { installEnvelope } from './http/envelope.ts';
+import { requestIdGenerator } from './http/request-id.ts';
 import { Broadcaster, DEFAULT_BROADCAST_OPTIONS, type BroadcastOptions } from './mail/broadcast.ts';
 import { DEFAULT_MAIL_WORKER_OPTIONS, MailWorker, type MailWorkerOptions } from './mail/outbox.ts';
 import { createMailTransport } from './mail/transport.ts';
+import { answerMetricsRequests } from './metrics/cluster.ts';
+import { Metrics } from './metrics/metrics.ts';
+import { installRequestDurations, RequestDurations } from './metrics/request-durations.ts';
+import { metricsRoutes } from './metrics/routes.ts';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './ratelimit/limiter.ts';
 import type { Settings } from './settings.ts';
 import { TextureLibrary } from './textures/library.ts';
@@ -38,13 +43,16 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
   const clock = options.clock ?? systemClock;
   const app = Fastify({
     logger: options.logger === false ? false : { level: settings.logLevel },
-    genReqId: newRequestId,
+    genReqId: requestIdGenerator(settings.trustProxy),
     trustProxy: settings.trustProxy,
     bodyLimit: 64 * 1024,
     // allowUnionTypes: expired_at is a number or an ISO string (contract section 3).
     ajv: { customOptions: { removeAdditional: false, allErrors: false, allowUnionTypes: true } },
   });
   installEnvelope(app);
+  // Before any route is registered: each route gets its own duration recorder.
+  const requestDurations = new RequestDurations();
+  installRequestDurations(app, requestDurations);
   // JSON is the only body type here (multipart is added per route); anything else gets 415.
   app.removeAllContentTypeParsers();
   // An empty body with a JSON content type (logout from some clients) counts as no body rather than an error.
@@ -106,9 +114,14 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
   const images = new ImageService(db, library, clock, settings.publicUrl, (settings.renderCacheBytes * 3) / 4);
   const wardrobe = new Wardrobe(db, library, clock, settings.publicUrl, settings.maxSkinWidth, () => images.forgetResolutions());
 
+  const metrics = new Metrics(requestDurations, db, images, mailWorker);
+  const stopAnsweringMetrics = answerMetricsRequests(() => metrics.processMetrics());
+  app.addHook('onClose', async () => stopAnsweringMetrics());
+
   const profiles = new Profiles(db);
   installAuthentication(app, db, tokens, clock);
   healthRoutes(app, db);
+  metricsRoutes(app, metrics, settings.metricsToken);
   accountRoutes(app, accounts, profiles, wardrobe);
   adminRoutes(app, new UserAdmin(db, profiles, clock, () => images.forgetResolutions()), broadcaster);
   await textureRoutes(app, wardrobe, settings.maxTextureBytes);

@@ -27,6 +27,8 @@ describe('settings', () => {
     assert.equal(settings.smtpUrl, null);
     assert.equal(settings.redisUrl, null);
     assert.equal(settings.owner, null);
+    assert.equal(settings.workers, 1);
+    assert.equal(settings.metricsToken, null);
   });
 
   it('reads every setting', () => {
@@ -43,6 +45,8 @@ describe('settings', () => {
       OWNER_USERNAME: 'Owner',
       OWNER_MAIL: 'owner@example.org',
       OWNER_PASSWORD: 'owner password',
+      WORKERS: '4',
+      METRICS_TOKEN: 'scrape-token-of-some-length',
     });
     assert.equal(settings.port, 9000);
     assert.equal(settings.publicUrl, 'https://skins.example.org');
@@ -50,6 +54,8 @@ describe('settings', () => {
     assert.equal(settings.jwtTtlSeconds, 7200);
     assert.equal(settings.smtpUrl, 'smtps://user:pass@mail.example.org:465');
     assert.deepEqual(settings.owner, { username: 'Owner', mail: 'owner@example.org', password: 'owner password' });
+    assert.equal(settings.workers, 4);
+    assert.equal(settings.metricsToken, 'scrape-token-of-some-length');
   });
 
   it('names every bad value', () => {
@@ -58,6 +64,10 @@ describe('settings', () => {
     assert.match(problemsOf({ PUBLIC_URL: 'skins.example.org' }), /PUBLIC_URL/);
     assert.match(problemsOf({ SMTP_URL: 'mail.example.org' }), /SMTP_URL/);
     assert.match(problemsOf({ OWNER_USERNAME: 'Owner' }), /OWNER_USERNAME, OWNER_MAIL, OWNER_PASSWORD/);
+    assert.match(problemsOf({ WORKERS: '0' }), /^WORKERS: must be a whole number/m);
+    assert.match(problemsOf({ WORKERS: '2' }), /^WORKERS: more than 1 needs REDIS_URL/m);
+    assert.equal(parseSettings({ WORKERS: '2', REDIS_URL: 'redis://127.0.0.1:6379' }).workers, 2);
+    assert.match(problemsOf({ METRICS_TOKEN: 'short' }), /^METRICS_TOKEN:/m);
   });
 
   it('reads a .env file, and the environment wins over it', () => {

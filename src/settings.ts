@@ -38,6 +38,10 @@ export interface Settings {
   maxSkinWidth: number;
   /** Memory for rendered images and decoded textures, in bytes. */
   renderCacheBytes: number;
+  /** Processes serving on this machine (node:cluster); more than one needs Redis for shared rate limits. */
+  workers: number;
+  /** null: /metrics is open (keep it on the internal network); else it needs Authorization: Bearer <token>. */
+  metricsToken: string | null;
 }
 
 export class SettingsError extends Error {
@@ -140,6 +144,13 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   if (maxSkinWidth % 64 !== 0) bad('MAX_SKIN_WIDTH', 'must be a multiple of 64');
   const renderCacheBytes = wholeNumber('RENDER_CACHE_MB', 64, 1, 16 * 1024) * 1024 * 1024;
 
+  // In-memory rate-limit counters would be per process: each worker would allow the full limit again.
+  const workers = wholeNumber('WORKERS', 1, 1, 256);
+  if (workers > 1 && redisUrl === null) bad('WORKERS', 'more than 1 needs REDIS_URL, so that the worker processes share one rate-limit count');
+
+  const metricsToken = text('METRICS_TOKEN') ?? null;
+  if (metricsToken !== null && Buffer.byteLength(metricsToken) < 16) bad('METRICS_TOKEN', 'must be at least 16 bytes long');
+
   if (problems.length > 0) throw new SettingsError(problems);
   return {
     port,
@@ -159,6 +170,8 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     maxTextureBytes,
     maxSkinWidth,
     renderCacheBytes,
+    workers,
+    metricsToken,
   };
 }
 

@@ -26,9 +26,11 @@ const MIGRATIONS: Record<string, Migration> = {
  */
 export function openDatabase(settings: DatabaseSettings, onConnectionError: (error: Error) => void = () => {}): Kysely<Database> {
   if (settings.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: settings.url, max: 10 });
+    const pool = new pg.Pool({ connectionString: settings.url, max: POSTGRES_POOL_SIZE });
     pool.on('error', onConnectionError);
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    postgresPools.set(db, pool);
+    return db;
   }
   mkdirSync(dirname(settings.file), { recursive: true });
   const connection = new SQLite(settings.file);
@@ -41,6 +43,16 @@ export function openDatabase(settings: DatabaseSettings, onConnectionError: (err
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
   sqliteConnections.set(db, { connection, prepare: cached.prepare });
   return db;
+}
+
+const POSTGRES_POOL_SIZE = 10;
+const postgresPools = new WeakMap<Kysely<Database>, pg.Pool>();
+
+/** Connections open, idle and waited for. SQLite has its one connection, idle whenever something can ask. */
+export function connectionPoolUse(db: Kysely<Database>): { total: number; idle: number; waiting: number; max: number } {
+  const pool = postgresPools.get(db);
+  if (!pool) return { total: 1, idle: 1, waiting: 0, max: 1 };
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POSTGRES_POOL_SIZE };
 }
 
 export interface DirectSqlite {

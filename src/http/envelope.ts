@@ -1,5 +1,4 @@
 // The one place that builds the response envelope and maps every error to a status code.
-import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 
@@ -136,8 +135,6 @@ export function installEnvelope(app: FastifyInstance) {
     sendError(reply, 500, `Internal error; quote request id ${request.id} to the operator`);
   });
 }
-
-export const newRequestId = () => randomUUID();
 
 /** The JSON schema of a success envelope around `data`, for route response schemas (and the OpenAPI page). */
 export function envelopeSchema(data: object = { type: 'object', additionalProperties: false }) {

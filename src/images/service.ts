@@ -59,6 +59,8 @@ export class ImageService {
   private readonly playerByUsername;
   private readonly skinByUuid;
   private readonly capeByUuid;
+  /** Requests answered by recentAnswer(), for the metrics. */
+  private answerHits = 0;
 
   constructor(
     db: Kysely<Database>,
@@ -110,7 +112,14 @@ export class ImageService {
   /** The image answered to this exact request URL within RESOLUTION_TTL_MS, if any. */
   recentAnswer(requestUrl: string): ImageResult | undefined {
     const hit = this.answers.get(requestUrl);
-    return hit !== undefined && hit.until > this.clock.now() ? hit.image : undefined;
+    if (hit === undefined || hit.until <= this.clock.now()) return undefined;
+    this.answerHits += 1;
+    return hit.image;
+  }
+
+  /** A repeat answered by recentAnswer() never reaches the render cache; both count as cache hits. */
+  cacheCounts() {
+    return { answerHits: this.answerHits, renderHits: this.renders.hits, renderMisses: this.renders.misses };
   }
 
   rememberAnswer(requestUrl: string, image: ImageResult) {

@@ -1,9 +1,10 @@
 // Mail is written to the outbox table in the same transaction as the change that causes it, and sent later by
 // the worker: a request never waits on SMTP, and a dead SMTP server delays mail but never loses it.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { recordAudit, SYSTEM } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
+import { isPostgres } from '../database/dialect.ts';
 import type { Database, Executor } from '../database/schema.ts';
 import type { MailContent } from './templates.ts';
 import { BackgroundLoop } from './background-loop.ts';
@@ -29,15 +30,27 @@ export async function queueMail(
   if (rows.length > 0) await db.insertInto('mail_outbox').values(rows).execute();
 }
 
+/** Mails not sent yet and mails given up on; both are in the partial index of unsent rows. */
+export async function outboxCounts(db: Kysely<Database>): Promise<{ pending: number; failed: number }> {
+  const { unsent, failed } = await db
+    .selectFrom('mail_outbox')
+    .select((eb) => [eb.fn.countAll<number>().as('unsent'), eb.fn.count<number>('failed_at').as('failed')])
+    .where('sent_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { pending: Number(unsent) - Number(failed), failed: Number(failed) };
+}
+
 export interface MailWorkerOptions {
   /** How often the worker looks for due mail when nobody woke it. */
   pollIntervalMs: number;
   /** First retry delay; doubles with every failed attempt up to maxRetryDelayMs. */
   retryBaseMs: number;
   maxRetryDelayMs: number;
-  /** How long a claimed row stays ours; a crashed worker's rows are taken up again after it. */
+  /**
+   * How long a claimed row stays ours; a crashed worker's row is taken up again after it. Longer than one send
+   * can take (the SMTP timeouts of transport.ts end a send within a minute), so no other worker sends it twice.
+   */
   leaseMs: number;
-  batchSize: number;
 }
 
 export const DEFAULT_MAIL_WORKER_OPTIONS: MailWorkerOptions = {
@@ -45,12 +58,13 @@ export const DEFAULT_MAIL_WORKER_OPTIONS: MailWorkerOptions = {
   retryBaseMs: 5_000,
   maxRetryDelayMs: 10 * 60_000,
   leaseMs: 2 * 60_000,
-  batchSize: 20,
 };
 
 export class MailWorker {
   private readonly loop: BackgroundLoop;
   private stopping = false;
+  /** Send attempts of this process that failed, retries included (for the metrics). */
+  failedAttempts = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -81,37 +95,36 @@ export class MailWorker {
   /** Sends due mail until none is left. */
   private async drain() {
     while (!this.stopping) {
-      const claimed = await this.claimDue();
-      if (claimed.length === 0) return;
-      for (const row of claimed) await this.deliver(row);
+      const claimed = await this.claimNext();
+      if (!claimed) return;
+      await this.deliver(claimed);
     }
   }
 
-  private async claimDue() {
+  /**
+   * Claims the oldest due row for one lease in a single statement. On PostgreSQL the row is picked with
+   * FOR UPDATE SKIP LOCKED: workers of other instances pass over it instead of waiting, and the lease then keeps
+   * it ours until the mail is sent. (SQLite runs one write at a time, so the statement alone is enough.)
+   * One row per claim: a lease must only cover the one send it guards, never a queue of slow sends behind it.
+   */
+  private async claimNext() {
     const now = this.clock.now();
-    const due = await this.db
-      .selectFrom('mail_outbox')
-      .select(['id', 'recipient', 'subject', 'text_body', 'html_body', 'attempts', 'broadcast_id'])
-      .where('sent_at', 'is', null)
-      .where('failed_at', 'is', null)
-      .where('next_attempt_at', '<=', now)
-      .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-      .orderBy('id')
-      .limit(this.options.batchSize)
-      .execute();
-    const claimed = [];
-    for (const row of due) {
-      // Compare-and-set: only one worker (of any instance) wins each row.
-      const result = await this.db
-        .updateTable('mail_outbox')
-        .set({ locked_until: now + this.options.leaseMs })
-        .where('id', '=', row.id)
-        .where('sent_at', 'is', null)
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-        .executeTakeFirst();
-      if (result.numUpdatedRows === 1n) claimed.push(row);
-    }
-    return claimed;
+    const claimable = (eb: ExpressionBuilder<Database, 'mail_outbox'>) =>
+      eb.and([
+        eb('sent_at', 'is', null),
+        eb('failed_at', 'is', null),
+        eb('next_attempt_at', '<=', now),
+        eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]),
+      ]);
+    let oldest = this.db.selectFrom('mail_outbox').select('id').where(claimable).orderBy('id').limit(1);
+    if (isPostgres(this.db)) oldest = oldest.forUpdate().skipLocked();
+    return this.db
+      .updateTable('mail_outbox')
+      .set({ locked_until: now + this.options.leaseMs })
+      .where('id', '=', oldest)
+      .where(claimable)
+      .returning(['id', 'recipient', 'subject', 'text_body', 'html_body', 'attempts', 'broadcast_id'])
+      .executeTakeFirst();
   }
 
   private async deliver(row: { id: number; recipient: string; subject: string; text_body: string; html_body: string; attempts: number; broadcast_id: number | null }) {
@@ -123,6 +136,7 @@ export class MailWorker {
         .where('id', '=', row.id)
         .execute();
     } catch (error) {
+      this.failedAttempts += 1;
       const attempts = row.attempts + 1;
       const permanent = error instanceof PermanentMailError;
       const delay = Math.min(this.options.retryBaseMs * 2 ** (attempts - 1), this.options.maxRetryDelayMs);

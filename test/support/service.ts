@@ -84,6 +84,8 @@ export function testSettings(overrides: Partial<Settings>): Settings {
     maxTextureBytes: 1024 * 1024,
     maxSkinWidth: 1024,
     renderCacheBytes: 16 * 1024 * 1024,
+    workers: 1,
+    metricsToken: null,
     ...overrides,
   };
 }
