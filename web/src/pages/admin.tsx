@@ -112,7 +112,7 @@ function UsersSection(props: { level: number; editing: string | null }) {
               <th>Id</th>
               <th>Username</th>
               <th>Mail</th>
-              <th>Level</th>
+              <th>Perms</th>
               <th>Verified</th>
             </tr>
           </thead>
@@ -139,12 +139,20 @@ function UsersSection(props: { level: number; editing: string | null }) {
 /** Sends only the fields that differ from the loaded user: a PATCH is all or nothing. */
 function UserEditor(props: { identifier: string; level: number; onSaved: () => void }) {
   const [user, setUser] = useState<UserDetail | null>(null);
+  // The stored level: PermLvl in the detail is the effective one, raised by a role grant, and must not be
+  // written back as if it were stored.
+  const [storedPerms, setStoredPerms] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const load = () =>
-    api.get<UserDetail>(`/api/admin/user/${props.identifier}`).then(
-      (reply) => setUser(reply.data),
-      (failure) => setError(messageOf(failure)),
-    );
+  const load = async () => {
+    try {
+      const detail = (await api.get<UserDetail>(`/api/admin/user/${props.identifier}`)).data;
+      const records = (await api.get<UserRecord[]>('/api/admin/users', { search: detail.Username || detail.Mail, limit: 100 })).data;
+      setStoredPerms(records.find((record) => record.uuid === detail.Uuid)?.perms ?? null);
+      setUser(detail);
+    } catch (failure) {
+      setError(messageOf(failure));
+    }
+  };
   useEffect(() => void load(), [props.identifier]);
   if (error) return <Notice kind="error">{error}</Notice>;
   if (!user) return <p>Loading…</p>;
@@ -156,7 +164,7 @@ function UserEditor(props: { identifier: string; level: number; onSaved: () => v
         {user.Username || '(unfinished)'} <small class="muted">{user.Uuid}</small>
       </h2>
       <p class="muted">
-        Level {user.PermLvl} ({LEVEL_NAMES[user.PermLvl] ?? '?'}) · {user.Skins.length} skins · capes: {user.Capes.map((cape) => cape.Name).join(', ') || 'none'}
+        Effective level {user.PermLvl} ({LEVEL_NAMES[user.PermLvl] ?? '?'}) · {user.Skins.length} skins · capes: {user.Capes.map((cape) => cape.Name).join(', ') || 'none'}
       </p>
       {canEdit ? (
         <Form
@@ -168,7 +176,7 @@ function UserEditor(props: { identifier: string; level: number; onSaved: () => v
             if (fields.password) changes.password = fields.password;
             if (Number(fields.mail_verify === 'on') !== user.Mail_verify) changes.mail_verify = fields.mail_verify === 'on' ? 1 : 0;
             if (Number(fields.mail_verification === 'on') !== user.Mail_verification) changes.mail_verification = fields.mail_verification === 'on' ? 1 : 0;
-            if (isOwner && fields.perms !== undefined && Number(fields.perms) !== user.PermLvl) changes.perms = Number(fields.perms);
+            if (isOwner && fields.perms !== undefined && Number(fields.perms) !== storedPerms) changes.perms = Number(fields.perms);
             if (Object.keys(changes).length === 0) return 'Nothing changed';
             await api.patch(`/api/admin/user/${props.identifier}`, changes);
             await load();
@@ -185,10 +193,10 @@ function UserEditor(props: { identifier: string; level: number; onSaved: () => v
           <label class="check">
             <input type="checkbox" name="mail_verification" defaultChecked={user.Mail_verification === 1} /> Must verify mail before logging in
           </label>
-          {isOwner && (
+          {isOwner && storedPerms !== null && (
             <div class="field">
-              <label for="user-perms">Permission level</label>
-              <select id="user-perms" name="perms" defaultValue={String(user.PermLvl)}>
+              <label for="user-perms">Permission level (without role grants)</label>
+              <select id="user-perms" name="perms" defaultValue={String(storedPerms)}>
                 {Object.entries(LEVEL_NAMES).map(([value, name]) => (
                   <option key={value} value={value}>
                     {value} {name}
