@@ -3,6 +3,10 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
+// The browser tests load the pages from web/dist: build them from the current sources first (about a second).
+const built = spawnSync('npm', ['run', 'build:web'], { stdio: 'inherit' });
+if (built.status !== 0) process.exit(built.status ?? 1);
+
 const testFiles = ['src', 'test']
   .flatMap((root) => readdirSync(root, { recursive: true }).map((file) => join(root, String(file))))
   .filter((file) => file.endsWith('.test.ts'))
