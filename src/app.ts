@@ -30,6 +30,7 @@ import { TextureLibrary } from './textures/library.ts';
 import { textureRoutes } from './textures/routes.ts';
 import { DatabaseTextureStore, FileTextureStore } from './textures/store.ts';
 import { Wardrobe } from './textures/wardrobe.ts';
+import { webRoutes } from './web/routes.ts';
 
 export interface AppOptions {
   clock?: Clock;
@@ -126,5 +127,6 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
   adminRoutes(app, new UserAdmin(db, profiles, clock, () => images.forgetResolutions()), broadcaster);
   await textureRoutes(app, wardrobe, settings.maxTextureBytes);
   imageRoutes(app, images);
+  webRoutes(app);
   return app;
 }
