@@ -5,7 +5,7 @@ import { recordAudit, SYSTEM, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import { isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
-import { badRequest, conflict, forbidden, unauthorized } from '../http/envelope.ts';
+import { ApiError, badRequest, conflict, forbidden, unauthorized } from '../http/envelope.ts';
 import { queueMail } from '../mail/outbox.ts';
 import { resetPasswordMessage, verifyMailMessage } from '../mail/templates.ts';
 import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
@@ -250,11 +250,18 @@ export class AccountService {
     const username = settingChecked('OWNER_USERNAME', () => checkUsername(owner.username));
     const mail = settingChecked('OWNER_MAIL', () => checkMail(owner.mail));
     settingChecked('OWNER_PASSWORD', () => checkPassword(owner.password));
-    if (await db.selectFrom('users').select('id').where('mail_key', '=', mailKey(mail)).executeTakeFirst()) return 'exists';
+    const ownerExists = async () => (await db.selectFrom('users').select('id').where('mail_key', '=', mailKey(mail)).executeTakeFirst()) !== undefined;
+    if (await ownerExists()) return 'exists';
     if (await db.selectFrom('users').select('id').where('username_key', '=', usernameKey(username)).executeTakeFirst()) {
       throw new Error(`OWNER_USERNAME: ${username} is taken by an account with another mail address`);
     }
-    await createAccount(db, clock, { username, mail, password: owner.password, perms: 3 }, SYSTEM);
+    try {
+      await createAccount(db, clock, { username, mail, password: owner.password, perms: 3 }, SYSTEM);
+    } catch (error) {
+      // Instances that start together race to create the owner; the ones that lose find it made by the winner.
+      if (error instanceof ApiError && error.status === 409 && (await ownerExists())) return 'exists';
+      throw error;
+    }
     return 'created';
   }
 

@@ -60,6 +60,8 @@ export interface ServiceOptions {
   app?: AppOptions;
   /** A mailbox the caller manages; by default the service gets its own SMTP server. */
   mailbox?: Mailbox;
+  /** A database the caller manages (several instances on one database); by default a fresh one, dropped at close. */
+  database?: TestDatabase;
 }
 
 export const randomAddress = () => `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
@@ -91,7 +93,8 @@ export function testSettings(overrides: Partial<Settings>): Settings {
 }
 
 export async function startService(kind: DatabaseKind, options: ServiceOptions = {}): Promise<TestService> {
-  const database = await createTestDatabase(kind);
+  const ownDatabase = !options.database;
+  const database = options.database ?? (await createTestDatabase(kind));
   const ownMailbox = !options.mailbox;
   const mailbox = options.mailbox ?? (await startSmtpServer());
   const settings = testSettings({ database: database.settings, smtpUrl: mailbox.url, ...options.settings });
@@ -179,7 +182,7 @@ export async function startService(kind: DatabaseKind, options: ServiceOptions =
       await app.close();
       await db.destroy();
       if (ownMailbox) await mailbox.close();
-      await database.drop();
+      if (ownDatabase) await database.drop();
     },
   };
 }
