@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import SQLite from 'better-sqlite3';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,6 +60,34 @@ describeEachDatabase('operator CLI', (kind) => {
     const lastOwner = await cli('set-perms', 'Operator', '0');
     assert.equal(lastOwner.code, 1);
     assert.match(lastOwner.err, /last owner/);
+  });
+
+  it('backs up a SQLite database online while the service runs; refuses on PostgreSQL', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'skinservice-backup-')), 'copy.sqlite');
+    const app = await buildApp(testSettings({ database: database.settings, jwtSecret: env.JWT_SECRET! }), { logger: false });
+    try {
+      const backup = await cli('backup', file);
+      if (kind === 'postgres') {
+        assert.equal(backup.code, 1);
+        assert.match(backup.err, /pg_dump/);
+        return;
+      }
+      assert.equal(backup.code, 0, backup.err);
+      assert.match(backup.out, /Backed up \d+ pages to /);
+      const copy = new SQLite(file, { readonly: true });
+      try {
+        assert.equal(copy.pragma('integrity_check', { simple: true }), 'ok');
+        const names = copy.prepare('select username from users order by id').pluck().all();
+        assert.deepEqual(names, ['Operator', 'Player1']);
+      } finally {
+        copy.close();
+      }
+      const again = await cli('backup', file);
+      assert.equal(again.code, 1);
+      assert.match(again.err, /exists already/);
+    } finally {
+      await app.close();
+    }
   });
 
   it('refuses bad input with a clear message and exit code 1', async () => {

@@ -1,11 +1,12 @@
 // The operator CLI: `npm run cli -- <command>`. It works on the database the server's settings name (the same
 // environment and .env), applies the same rules as the admin API, and writes its changes to the audit log as `cli`.
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Profiles } from '../accounts/profile.ts';
 import { createAccount } from '../accounts/service.ts';
 import { systemClock } from '../clock.ts';
-import { migrateToLatest, openDatabase } from '../database/connect.ts';
+import { directSqlite, migrateToLatest, openDatabase } from '../database/connect.ts';
 import { ApiError } from '../http/envelope.ts';
 import { loadSettings, SettingsError } from '../settings.ts';
 import { UserAdmin, type Editor } from './service.ts';
@@ -19,6 +20,9 @@ Commands:
   reset-password USER [--password PASSWORD]
       without --password a random password is made and printed; every session of USER is revoked
   list-users [--search TEXT] [--limit N] [--offset N]
+  backup FILE
+      an online copy of the SQLite database into FILE, consistent while the service keeps running
+      (on PostgreSQL use pg_dump; see docs/operations.md)
 
 USER is a user id, a player UUID or a username. The database is the one the server's settings name.`;
 
@@ -90,6 +94,17 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
         print(['id', 'username', 'mail', 'perms', 'verified'].join('\t'));
         for (const user of page.records) print([user.id, user.username || '-', user.mail, user.perms, user.mail_verify].join('\t'));
         print(`${page.records.length} of ${page.total} users`);
+        return;
+      }
+      case 'backup': {
+        const [file] = positionals;
+        if (!file) throw new UsageError('backup needs FILE');
+        const sqlite = directSqlite(db);
+        if (!sqlite) throw new UsageError('backup copies SQLite databases; back up PostgreSQL with pg_dump (docs/operations.md)');
+        if (existsSync(file)) throw new UsageError(`${file} exists already; name a new file`);
+        // SQLite's online backup API: copies page by page and restarts when a writer changes a page it copied.
+        const { totalPages } = await sqlite.connection.backup(file);
+        print(`Backed up ${totalPages} pages to ${file}`);
         return;
       }
       default:
