@@ -9,6 +9,8 @@ export interface ServerProcess {
   url: string;
   /** CPU time the server process's threads have used so far, in ms; from /proc, so Linux only. */
   cpuMs(): number;
+  /** The largest resident set the server process has had so far (VmHWM), in MiB. */
+  peakRssMb(): number;
   stop(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startServerProcess(script: string, env: Record<string, str
   return {
     url,
     cpuMs: () => processCpuMs(child.pid!),
+    peakRssMb: () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? Number.NaN) / 1024,
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());
@@ -83,6 +86,8 @@ export async function load(options: {
   seconds?: number;
   /** Requests per second to offer; unlimited when absent. */
   rate?: number;
+  /** A different path for every request (the URL's path is used when absent). */
+  nextPath?: () => string;
 }): Promise<LoadResult> {
   const cpuBefore = options.server?.cpuMs();
   const result = await autocannon({
@@ -93,6 +98,7 @@ export async function load(options: {
     connections: options.connections ?? 50,
     duration: options.seconds ?? 5,
     ...(options.rate ? { overallRate: options.rate } : {}),
+    ...(options.nextPath ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: options.nextPath!() }) }] } : {}),
   });
   const cpuUsed = options.server && cpuBefore !== undefined ? options.server.cpuMs() - cpuBefore : undefined;
   return {

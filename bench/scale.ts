@@ -1,0 +1,96 @@
+// Issue 6's figures: the launcher document and head images of random players among 100,000, under 200
+// concurrent connections, on SQLite and on PostgreSQL, with the server's peak memory.
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { openDatabase } from '../src/database/connect.ts';
+import type { DatabaseSettings } from '../src/settings.ts';
+import { seedUsers } from '../scripts/seed-users.ts';
+import { createTestDatabase } from '../test/support/databases.ts';
+import { load, startServerProcess, type LoadResult } from './lib.ts';
+
+const OWNER = { OWNER_USERNAME: 'BenchOwner', OWNER_MAIL: 'bench@example.org', OWNER_PASSWORD: 'bench password' };
+const SKINS = ['classic', 'slim', 'hd-128', 'legacy-64x32', 'no-overlay', 'flat-palette', 'classic-16bit'];
+const CONNECTIONS = 200;
+
+export interface ScaleRow {
+  name: string;
+  result: LoadResult;
+  peakRssMb: number;
+}
+
+/** Every seeded player gets one of the fixture skins (uploaded once through the API) as their selected skin. */
+async function dressSeededPlayers(database: DatabaseSettings, digests: string[]) {
+  const db = openDatabase(database);
+  try {
+    const players = await db.selectFrom('users').select(['id']).where('username_key', 'like', 'seed\\_%').orderBy('id').execute();
+    const now = Date.now();
+    for (let start = 0; start < players.length; start += 1000) {
+      const rows = players.slice(start, start + 1000).map((player, index) => ({
+        uuid: randomUUID(),
+        user_id: player.id,
+        name: 'Seeded',
+        slim: 0,
+        hd: 0,
+        texture_digest: digests[(start + index) % digests.length]!,
+        cape_id: null,
+        created_at: now,
+      }));
+      await db.transaction().execute((trx) => trx.insertInto('skins').values(rows).execute());
+    }
+    await sql`UPDATE users SET selected_skin_id = (SELECT MIN(skins.id) FROM skins WHERE skins.user_id = users.id) WHERE username_key LIKE 'seed\\_%'`.execute(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function runOn(kind: 'sqlite' | 'postgres', users: number, seconds: number): Promise<ScaleRow[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), `skinservice-bench-scale-${kind}-`));
+  const database = kind === 'sqlite' ? { settings: { kind: 'sqlite', file: join(dataDir, 'skinservice.sqlite') } as DatabaseSettings, drop: async () => {} } : await createTestDatabase('postgres');
+  const databaseUrl = database.settings.kind === 'sqlite' ? `sqlite:${database.settings.file}` : database.settings.url;
+  const server = await startServerProcess('src/main.ts', { ...OWNER, DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
+  try {
+    const login = await fetch(`${server.url}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: OWNER.OWNER_USERNAME, password: OWNER.OWNER_PASSWORD }),
+    });
+    const token = ((await login.json()) as { data: { jwt: string } }).data.jwt;
+    const digests: string[] = [];
+    for (const name of SKINS) {
+      const form = new FormData();
+      form.append('skin', new Blob([readFileSync(`test/fixtures/skins/${name}.png`)], { type: 'image/png' }), `${name}.png`);
+      const uploaded = await fetch(`${server.url}/api/home/skins`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+      if (!uploaded.ok) throw new Error(`upload of ${name}: ${uploaded.status}`);
+      digests.push(((await uploaded.json()) as { data: { digest: string } }).data.digest);
+    }
+    const seedDb = openDatabase(database.settings);
+    const uuids = await seedUsers(seedDb, users);
+    await seedDb.destroy();
+    await dressSeededPlayers(database.settings, digests);
+
+    const randomPlayer = () => uuids[Math.floor(Math.random() * uuids.length)]!;
+    const rows: ScaleRow[] = [];
+    const measure = async (name: string, nextPath: () => string) => {
+      await load({ url: `${server.url}${nextPath()}`, nextPath, connections: CONNECTIONS, seconds: 2 }); // warm-up
+      const result = await load({ url: `${server.url}${nextPath()}`, nextPath, server, connections: CONNECTIONS, seconds });
+      if (result.errors > 0) throw new Error(`${name}: ${result.errors} requests failed`);
+      rows.push({ name: `${name} [${kind}]`, result, peakRssMb: server.peakRssMb() });
+    };
+    await measure(`GET /api/skin/launcher/{random of ${users} players}`, () => `/api/skin/launcher/${randomPlayer()}`);
+    await measure(`GET /api/skin/head/{random of ${users} players}?type=player`, () => `/api/skin/head/${randomPlayer()}?type=player`);
+    return rows;
+  } finally {
+    await server.stop();
+    await database.drop();
+  }
+}
+
+export async function runScaleBench(users = 100_000, seconds = 10): Promise<{ rows: ScaleRow[]; skipped: string | null }> {
+  const rows = await runOn('sqlite', users, seconds);
+  if (!process.env.TEST_POSTGRES_URL) return { rows, skipped: 'PostgreSQL rows skipped: set TEST_POSTGRES_URL' };
+  rows.push(...(await runOn('postgres', users, seconds)));
+  return { rows, skipped: null };
+}
