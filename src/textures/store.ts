@@ -18,6 +18,9 @@ export interface TextureStore {
   sweep(liveDigests: Set<string>): Promise<number>;
 }
 
+/** How old a stray file must be before the start-up sweep removes it. */
+export const SWEEP_GRACE_MS = 10 * 60_000;
+
 export class FileTextureStore implements TextureStore {
   readonly inDatabase = false;
 
@@ -52,16 +55,23 @@ export class FileTextureStore implements TextureStore {
     });
   }
 
-  async sweep(liveDigests: Set<string>) {
+  /**
+   * Removes what a crash left: temporary files and files no texture row names. Only files older than
+   * SWEEP_GRACE_MS: with several processes on one directory (WORKERS), a file this young may belong to an upload
+   * in flight in another process, whose row is not committed yet.
+   */
+  async sweep(liveDigests: Set<string>, now = Date.now()) {
     let removed = 0;
     const entries = await readdir(this.dir, { recursive: true }).catch(() => [] as string[]);
     for (const entry of entries) {
       const name = String(entry).split(/[\\/]/).pop()!;
       const digest = name.endsWith('.png') ? name.slice(0, -4) : null;
-      if (name.endsWith('.tmp') || (digest !== null && !liveDigests.has(digest))) {
-        await unlink(join(this.dir, String(entry))).catch(() => {});
-        removed += 1;
-      }
+      if (!name.endsWith('.tmp') && (digest === null || liveDigests.has(digest))) continue;
+      const path = join(this.dir, String(entry));
+      const modified = await stat(path).then((stats) => stats.mtimeMs, () => now);
+      if (now - modified < SWEEP_GRACE_MS) continue;
+      await unlink(path).catch(() => {});
+      removed += 1;
     }
     return removed;
   }

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import { decodePng } from '../rendering/png.ts';
+import { SWEEP_GRACE_MS } from './store.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { encodeVariant } from '../../test/support/png-variants.ts';
 import { capeFile, FIXTURES, fixture, skinFile } from '../../test/support/fixtures.ts';
@@ -143,6 +144,24 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     assert.equal((await service.call('DELETE', `/api/home/skins/${b.uuid}`, { token: bob.token })).status, 200);
     assert.equal(filesOf(a.digest).length, 0, 'removed with the last reference');
     assert.equal((await service.db.selectFrom('textures').select('digest').where('digest', '=', a.digest).execute()).length, 0);
+  });
+
+  it('sweeps what a crash left behind at start, but not files young enough to be an upload in flight', async () => {
+    const player = await service.registerPlayer();
+    const skin = (await service.upload('/api/home/skins', player.token, {}, skinFile('classic'))).body.data;
+    const dir = join(service.settings.dataDir, 'textures');
+    const old = new Date(Date.now() - SWEEP_GRACE_MS - 60_000);
+    const stray = { orphan: join(dir, `${'a'.repeat(64)}.png`), temporary: join(dir, `${'b'.repeat(64)}.png.123.tmp`), young: join(dir, `${'c'.repeat(64)}.png`) };
+    for (const path of Object.values(stray)) writeFileSync(path, 'leftover');
+    utimesSync(stray.orphan, old, old);
+    utimesSync(stray.temporary, old, old);
+
+    await service.restart();
+    assert.equal(existsSync(stray.orphan), false, 'an old file no texture names is removed');
+    assert.equal(existsSync(stray.temporary), false, 'an old temporary file is removed');
+    assert.equal(existsSync(stray.young), true, 'a young file may be an upload in flight elsewhere: kept');
+    assert.equal((await service.call('GET', `/api/skin/cloak/${skin.uuid}`)).status, 200, 'live textures stay');
+    unlinkSync(stray.young);
   });
 
   it('lets a player rename, reflag, link a cape to and delete only their own skins', async () => {
