@@ -2,9 +2,8 @@
 import { cpus } from 'node:os';
 import { verify } from '@node-rs/argon2';
 import { hashPassword } from '../src/accounts/passwords.ts';
-import { compareLoad, comparisonFigures, load, rate, startServerProcess, type Figure } from './lib.ts';
+import { BENCH_OWNER, compareLoad, comparisonFigures, load, rate, startServerProcess, type Figure } from './lib.ts';
 
-const OWNER = { OWNER_USERNAME: 'BenchOwner', OWNER_MAIL: 'bench@example.org', OWNER_PASSWORD: 'bench password' };
 // Enough logins in flight to keep every argon2 thread busy (libuv's pool has 4 threads by default).
 const HASH_CONCURRENCY = 4;
 // More clients than threads, so that the pool always has the next login queued while one is being answered.
@@ -12,13 +11,13 @@ const LOGIN_CONNECTIONS = 16;
 
 
 export async function runAccountBench(seconds = 5): Promise<Figure[]> {
-  const stored = await hashPassword(OWNER.OWNER_PASSWORD);
-  const rawVerifies = await rate(() => verify(stored, OWNER.OWNER_PASSWORD), HASH_CONCURRENCY, seconds);
+  const stored = await hashPassword(BENCH_OWNER.OWNER_PASSWORD);
+  const rawVerifies = await rate(() => verify(stored, BENCH_OWNER.OWNER_PASSWORD), HASH_CONCURRENCY, seconds);
 
-  const server = await startServerProcess('src/main.ts', OWNER);
+  const server = await startServerProcess('src/main.ts', BENCH_OWNER);
   const bare = await startServerProcess('bench/bare-server.ts');
   try {
-    const loginBody = JSON.stringify({ username: OWNER.OWNER_USERNAME, password: OWNER.OWNER_PASSWORD });
+    const loginBody = JSON.stringify({ username: BENCH_OWNER.OWNER_USERNAME, password: BENCH_OWNER.OWNER_PASSWORD });
     const json = { 'content-type': 'application/json' };
     await load({ url: `${server.url}/api/auth/login`, method: 'POST', headers: json, body: loginBody, connections: LOGIN_CONNECTIONS, seconds: 2 }); // warm-up
     const logins = await load({ url: `${server.url}/api/auth/login`, method: 'POST', headers: json, body: loginBody, connections: LOGIN_CONNECTIONS, seconds });

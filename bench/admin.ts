@@ -4,9 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrateToLatest, openDatabase } from '../src/database/connect.ts';
 import { seedUsers } from '../scripts/seed-users.ts';
-import { startServerProcess } from './lib.ts';
+import { BENCH_OWNER, ownerToken, startServerProcess } from './lib.ts';
 
-const OWNER = { OWNER_USERNAME: 'BenchOwner', OWNER_MAIL: 'bench@example.org', OWNER_PASSWORD: 'bench password' };
 
 export interface LatencyRow {
   name: string;
@@ -36,14 +35,9 @@ export async function runAdminBench(users = 100_000): Promise<LatencyRow[]> {
   const uuids = await seedUsers(db, users);
   await db.destroy();
 
-  const server = await startServerProcess('src/main.ts', { ...OWNER, DATA_DIR: dataDir });
+  const server = await startServerProcess('src/main.ts', { ...BENCH_OWNER, DATA_DIR: dataDir });
   try {
-    const login = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: OWNER.OWNER_USERNAME, password: OWNER.OWNER_PASSWORD }),
-    });
-    const token = ((await login.json()) as { data: { jwt: string } }).data.jwt;
+    const token = await ownerToken(server.url);
     const total = users + 1;
     const lastPage = Math.floor((total - 1) / 100) * 100;
     let next = 0;

@@ -5,6 +5,20 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 
+/** The owner account the benchmark servers create at start (OWNER_* settings). */
+export const BENCH_OWNER = { OWNER_USERNAME: 'BenchOwner', OWNER_MAIL: 'bench@example.org', OWNER_PASSWORD: 'bench password' };
+
+/** Logs BENCH_OWNER in on a running server and returns the token. */
+export async function ownerToken(serverUrl: string): Promise<string> {
+  const login = await fetch(`${serverUrl}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: BENCH_OWNER.OWNER_USERNAME, password: BENCH_OWNER.OWNER_PASSWORD }),
+  });
+  if (!login.ok) throw new Error(`owner login: ${login.status}`);
+  return ((await login.json()) as { data: { jwt: string } }).data.jwt;
+}
+
 export interface ServerProcess {
   url: string;
   /** CPU time the server process's threads have used so far, in ms; from /proc, so Linux only. */

@@ -9,9 +9,8 @@ import { openDatabase } from '../src/database/connect.ts';
 import type { DatabaseSettings } from '../src/settings.ts';
 import { seedUsers } from '../scripts/seed-users.ts';
 import { createTestDatabase } from '../test/support/databases.ts';
-import { load, startServerProcess, type LoadResult } from './lib.ts';
+import { BENCH_OWNER, ownerToken, load, startServerProcess, type LoadResult } from './lib.ts';
 
-const OWNER = { OWNER_USERNAME: 'BenchOwner', OWNER_MAIL: 'bench@example.org', OWNER_PASSWORD: 'bench password' };
 const SKINS = ['classic', 'slim', 'hd-128', 'legacy-64x32', 'no-overlay', 'flat-palette', 'classic-16bit'];
 const CONNECTIONS = 200;
 
@@ -50,14 +49,9 @@ async function runOn(kind: 'sqlite' | 'postgres', users: number, seconds: number
   const dataDir = mkdtempSync(join(tmpdir(), `skinservice-bench-scale-${kind}-`));
   const database = kind === 'sqlite' ? { settings: { kind: 'sqlite', file: join(dataDir, 'skinservice.sqlite') } as DatabaseSettings, drop: async () => {} } : await createTestDatabase('postgres');
   const databaseUrl = database.settings.kind === 'sqlite' ? `sqlite:${database.settings.file}` : database.settings.url;
-  const server = await startServerProcess('src/main.ts', { ...OWNER, DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
+  const server = await startServerProcess('src/main.ts', { ...BENCH_OWNER, DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
   try {
-    const login = await fetch(`${server.url}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username: OWNER.OWNER_USERNAME, password: OWNER.OWNER_PASSWORD }),
-    });
-    const token = ((await login.json()) as { data: { jwt: string } }).data.jwt;
+    const token = await ownerToken(server.url);
     const digests: string[] = [];
     for (const name of SKINS) {
       const form = new FormData();

@@ -2,23 +2,10 @@
 import type { Kysely } from 'kysely';
 import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database, UserRow } from '../database/schema.ts';
+import type { UserDetail } from '../http/api-types.ts';
 
-export interface UserDetail {
-  Username: string;
-  Uuid: string;
-  Mail: string;
-  Mail_verify: number;
-  /** Numeric id of the selected cape (interface.md types it as an integer); 0 when none. */
-  Selected_Cape: number;
-  /** UUID of the selected skin; "" when none. */
-  Selected_Skin: string;
-  PermLvl: number;
-  Capes: { Id: string; Name: string }[];
-  Skins: { uuid: string; name: string; cloak_id: string }[];
-  Discord_integration: boolean;
-  Discord: { userid: string; username: string; avatar: string };
-  Mail_verification: number;
-}
+export type { UserDetail };
+
 
 export const userDetailSchema = {
   type: 'object',

@@ -13,21 +13,11 @@ import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
 import { badRequest, conflict, forbidden } from '../http/envelope.ts';
 import type { PageQuery } from '../http/pagination.ts';
+import type { UserRecord, AuditEntry } from '../http/api-types.ts';
+
+export type { UserRecord, AuditEntry };
 
 /** The User record of interface.md 2.3. `password` is the stored argon2id hash, as contract section 2 says. */
-export interface UserRecord {
-  id: number;
-  username: string;
-  dsid: string;
-  mail: string;
-  mail_verify: number;
-  uuid: string;
-  password: string;
-  perms: number;
-  accessToken: string | null;
-  serverID: string | null;
-  hwidId: string | null;
-}
 
 export interface UserChanges {
   username?: string;
@@ -40,16 +30,6 @@ export interface UserChanges {
   mail_verification?: boolean;
 }
 
-export interface AuditEntry {
-  id: number;
-  iss: string;
-  action: string;
-  /** The user the entry is about; 0 when it is about no single user. */
-  for: number;
-  /** Unix seconds. */
-  time: number;
-  details: Record<string, unknown> | null;
-}
 
 export interface AuditFilter extends PageQuery {
   for?: number;

@@ -11,30 +11,11 @@ import { badRequest, notFound } from '../http/envelope.ts';
 import { isSlimSkin } from '../rendering/render.ts';
 import { canonicalTexture } from './canonical.ts';
 import type { TextureLibrary } from './library.ts';
+import type { SkinRecord, CapeRecord } from '../http/api-types.ts';
 
-export interface SkinRecord {
-  uuid: string;
-  name: string;
-  /** The owner's user id. */
-  owner: number;
-  slim: boolean;
-  hd: boolean;
-  /** UUID of the cape shown with this skin, or "". */
-  cloak_id: string;
-  digest: string;
-  url: string;
-  selected?: boolean;
-}
+export type { SkinRecord, CapeRecord };
 
-export interface CapeRecord {
-  uuid: string;
-  name: string;
-  /** User ids of the players who may wear it. */
-  owners: number[];
-  digest: string;
-  url: string;
-  selected?: boolean;
-}
+
 
 export interface Page {
   limit: number;

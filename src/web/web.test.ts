@@ -52,6 +52,15 @@ describeEachDatabase('web pages in a browser', (kind) => {
     return page;
   };
 
+  /** Logs in through the login page and waits for the profile. */
+  const logIn = async (page: Page, username: string, password: string, options: { onLoginPage?: boolean } = {}) => {
+    if (!options.onLoginPage) await page.goto(`${origin}/login`);
+    await page.getByLabel('Username or mail').fill(username);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${origin}/home`);
+  };
+
   it('takes a player from registration to wearing a cape the owner granted', { skip: skipReason ?? false }, async () => {
     const player = await openPage(PHONE);
     const username = uniqueName('web');
@@ -114,11 +123,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
 
     // The owner, in the admin console on a desktop, finds the player and uploads a cape for them.
     const owner = await openPage(DESKTOP);
-    await owner.goto(`${origin}/login`);
-    await owner.getByLabel('Username or mail').fill(OWNER.username);
-    await owner.getByLabel('Password').fill(OWNER.password);
-    await owner.getByRole('button', { name: 'Log in' }).click();
-    await owner.waitForURL(`${origin}/home`);
+    await logIn(owner, OWNER.username, OWNER.password);
     await owner.getByRole('link', { name: 'Admin' }).click();
     await owner.getByLabel('Search by username or mail').fill(username);
     const row = owner.getByRole('row', { name: new RegExp(username) });
@@ -172,10 +177,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
     await page.waitForURL(`${origin}/login`);
     await page.getByText('Your password is changed').waitFor();
 
-    await page.getByLabel('Username or mail').fill(account.username);
-    await page.getByLabel('Password').fill('a brand new password');
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${origin}/home`);
+    await logIn(page, account.username, 'a brand new password', { onLoginPage: true });
     await page.getByRole('heading', { name: account.username }).waitFor();
     assert.equal((await service.call('GET', '/api/home', { token: account.token })).status, 401, 'the reset ended the old session');
   });
@@ -183,11 +185,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
   it('shows each level the admin actions it may take, and grants a role with an expiry', { skip: skipReason ?? false }, async () => {
     const helper = await service.registerPlayer();
     const owner = await openPage(DESKTOP);
-    await owner.goto(`${origin}/login`);
-    await owner.getByLabel('Username or mail').fill(OWNER.username);
-    await owner.getByLabel('Password').fill(OWNER.password);
-    await owner.getByRole('button', { name: 'Log in' }).click();
-    await owner.waitForURL(`${origin}/home`);
+    await logIn(owner, OWNER.username, OWNER.password);
     await owner.goto(`${origin}/admin?tab=users`);
     await owner.getByLabel('Search by username or mail').fill(helper.username);
     await owner.getByRole('link', { name: helper.username }).click();
@@ -214,11 +212,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
 
     // The new moderator reads everything but is offered no change.
     const moderator = await openPage(PHONE);
-    await moderator.goto(`${origin}/login`);
-    await moderator.getByLabel('Username or mail').fill(helper.username);
-    await moderator.getByLabel('Password').fill(helper.password);
-    await moderator.getByRole('button', { name: 'Log in' }).click();
-    await moderator.waitForURL(`${origin}/home`);
+    await logIn(moderator, helper.username, helper.password);
     await moderator.getByRole('link', { name: 'Admin' }).click();
     await moderator.getByText('You are moderator (level 1).').waitFor();
     await moderator.getByRole('link', { name: OWNER.username }).click();
@@ -232,11 +226,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
     // A plain player is told the console is not for them.
     const player = await service.registerPlayer();
     const visitor = await openPage(PHONE);
-    await visitor.goto(`${origin}/login`);
-    await visitor.getByLabel('Username or mail').fill(player.username);
-    await visitor.getByLabel('Password').fill(player.password);
-    await visitor.getByRole('button', { name: 'Log in' }).click();
-    await visitor.waitForURL(`${origin}/home`);
+    await logIn(visitor, player.username, player.password);
     await visitor.goto(`${origin}/admin`);
     await visitor.getByText('This console needs permission level 1').waitFor();
   });

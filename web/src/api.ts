@@ -1,6 +1,10 @@
 // The one way the pages talk to the service: JSON in the envelope ({error, msg, url, data}), the token from login
 // kept in localStorage, and the API's own message shown when something is refused.
 
+import type { AuditEntry, CapeRecord, SkinRecord, UserDetail, UserRecord } from '../../src/http/api-types.ts';
+
+export type { AuditEntry, CapeRecord, SkinRecord, UserDetail, UserRecord };
+
 const TOKEN_KEY = 'skinservice.token';
 
 export class ApiError extends Error {
@@ -65,59 +69,6 @@ export const api = {
   delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, { body }),
   upload: <T>(path: string, form: FormData) => request<T>('POST', path, { form }),
 };
-
-/** The user detail shape of interface.md 2.4 (GET /api/home, GET /api/admin/user/:id). */
-export interface UserDetail {
-  Username: string;
-  Uuid: string;
-  Mail: string;
-  Mail_verify: number;
-  Selected_Cape: number;
-  Selected_Skin: string;
-  PermLvl: number;
-  Capes: { Id: string; Name: string }[];
-  Skins: { uuid: string; name: string; cloak_id: string }[];
-  Mail_verification: number;
-}
-
-export interface SkinRecord {
-  uuid: string;
-  name: string;
-  owner: number;
-  slim: boolean;
-  hd: boolean;
-  cloak_id: string;
-  digest: string;
-  url: string;
-  selected?: boolean;
-}
-
-export interface CapeRecord {
-  uuid: string;
-  name: string;
-  owners: number[];
-  digest: string;
-  url: string;
-  selected?: boolean;
-}
-
-export interface UserRecord {
-  id: number;
-  username: string;
-  mail: string;
-  mail_verify: number;
-  uuid: string;
-  perms: number;
-}
-
-export interface AuditEntry {
-  id: number;
-  iss: string;
-  action: string;
-  for: number;
-  time: number;
-  details: Record<string, unknown> | null;
-}
 
 /** Permission levels of contract section 3. */
 export const LEVELS = { banned: -1, player: 0, moderator: 1, admin: 2, owner: 3 } as const;

@@ -67,6 +67,12 @@ export function Notice(props: { kind: 'error' | 'ok'; children: ComponentChildre
   );
 }
 
+/** Asks for a skin's new name; calls `rename` with it unless the user cancels or leaves it empty. */
+export function askNewName(current: string, rename: (name: string) => void) {
+  const name = prompt('New name for this skin', current)?.trim();
+  if (name) rename(name);
+}
+
 export function messageOf(error: unknown): string {
   if (error instanceof ApiError) return error.message;
   return error instanceof Error ? error.message : String(error);

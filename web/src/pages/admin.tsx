@@ -1,9 +1,10 @@
 // /admin: the console for levels 1 and up. Moderators read; admins edit users, skins and capes; owners also set
 // levels, grant roles and mail everyone (contract section 3). The API checks every call; the console only hides
 // what the caller's level cannot do.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api, LEVEL_NAMES, LEVELS, session, textureUrls, type AuditEntry, type CapeRecord, type SkinRecord, type UserDetail, type UserRecord } from '../api.ts';
-import { Field, Form, Header, Notice, Page, messageOf, useAction } from '../components.tsx';
+import { askNewName, Field, Form, Header, Notice, Page, messageOf, useAction } from '../components.tsx';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { logOut } from './home.tsx';
 
@@ -59,6 +60,32 @@ export function AdminPage() {
   );
 }
 
+/** A scrollable table of records, one row per record. */
+function Table<T extends { id: number }>(props: { headers: string[]; rows: T[] | null; cells: (row: T) => ComponentChildren[] }) {
+  return (
+    <div class="table">
+      <table>
+        <thead>
+          <tr>
+            {props.headers.map((header) => (
+              <th key={header}>{header}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {props.rows?.map((row) => (
+            <tr key={row.id}>
+              {props.cells(row).map((cell, index) => (
+                <td key={index}>{cell}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** Loads a paginated list (limit/offset, total from X-Total-Count) and reloads when its inputs change. */
 function usePagedList<T>(path: string, filters: Record<string, string | number | undefined>) {
   const [offset, setOffset] = useState(0);
@@ -105,32 +132,17 @@ function UsersSection(props: { level: number; editing: string | null }) {
         <input id="user-search" type="search" value={search} onInput={(event) => setSearch(event.currentTarget.value)} />
       </div>
       {list.error && <Notice kind="error">{list.error}</Notice>}
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th>Id</th>
-              <th>Username</th>
-              <th>Mail</th>
-              <th>Perms</th>
-              <th>Verified</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows?.map((user) => (
-              <tr key={user.id}>
-                <td>{user.id}</td>
-                <td>
-                  <Link href={`/admin?tab=users&user=${user.id}`}>{user.username || '(unfinished)'}</Link>
-                </td>
-                <td>{user.mail}</td>
-                <td>{LEVEL_NAMES[user.perms] ?? user.perms}</td>
-                <td>{user.mail_verify ? 'yes' : 'no'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        headers={['Id', 'Username', 'Mail', 'Perms', 'Verified']}
+        rows={list.rows}
+        cells={(user) => [
+          user.id,
+          <Link href={`/admin?tab=users&user=${user.id}`}>{user.username || '(unfinished)'}</Link>,
+          user.mail,
+          LEVEL_NAMES[user.perms] ?? user.perms,
+          user.mail_verify ? 'yes' : 'no',
+        ]}
+      />
       {list.pager}
     </section>
   );
@@ -288,10 +300,7 @@ function SkinsSection(props: { level: number }) {
                 <button
                   type="button"
                   class="secondary"
-                  onClick={() => {
-                    const name = prompt('New name for this skin', skin.name);
-                    if (name !== null && name.trim() !== '') void edit(skin, { name: name.trim() });
-                  }}
+                  onClick={() => askNewName(skin.name, (name) => void edit(skin, { name }))}
                 >
                   Rename
                 </button>
@@ -391,32 +400,17 @@ function AuditSection() {
         </div>
       </Form>
       {list.error && <Notice kind="error">{list.error}</Notice>}
-      <div class="table">
-        <table>
-          <thead>
-            <tr>
-              <th>Time</th>
-              <th>Action</th>
-              <th>By</th>
-              <th>About</th>
-              <th>Details</th>
-            </tr>
-          </thead>
-          <tbody>
-            {list.rows?.map((entry) => (
-              <tr key={entry.id}>
-                <td>{new Date(entry.time * 1000).toLocaleString()}</td>
-                <td>{entry.action}</td>
-                <td>{entry.iss}</td>
-                <td>{entry.for || ''}</td>
-                <td>
-                  <code>{entry.details ? JSON.stringify(entry.details) : ''}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        headers={['Time', 'Action', 'By', 'About', 'Details']}
+        rows={list.rows}
+        cells={(entry) => [
+          new Date(entry.time * 1000).toLocaleString(),
+          entry.action,
+          entry.iss,
+          entry.for || '',
+          <code>{entry.details ? JSON.stringify(entry.details) : ''}</code>,
+        ]}
+      />
       {list.pager}
     </section>
   );

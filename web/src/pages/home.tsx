@@ -2,7 +2,7 @@
 // cape or else the selected cape (docs/decisions.md).
 import { useEffect, useState } from 'preact/hooks';
 import { api, session, textureUrls, type CapeRecord, type SkinRecord, type UserDetail } from '../api.ts';
-import { Field, Form, Header, Notice, Page, messageOf, useAction } from '../components.tsx';
+import { askNewName, Field, Form, Header, Notice, Page, messageOf, useAction } from '../components.tsx';
 import { leaveNote } from '../flash.ts';
 import { Link, navigate } from '../router.tsx';
 import { SkinPreview } from '../viewer.tsx';
@@ -173,10 +173,7 @@ function SkinList(props: { skins: SkinRecord[]; capes: CapeRecord[]; onChange: (
             <button
               type="button"
               class="secondary"
-              onClick={() => {
-                const name = prompt('New name for this skin', skin.name);
-                if (name !== null && name.trim() !== '') void change(() => api.patch(`/api/home/skins/${skin.uuid}`, { name: name.trim() }));
-              }}
+              onClick={() => askNewName(skin.name, (name) => void change(() => api.patch(`/api/home/skins/${skin.uuid}`, { name })))}
             >
               Rename
             </button>
