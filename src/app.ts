@@ -24,6 +24,7 @@ import { answerMetricsRequests } from './metrics/cluster.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { installRequestDurations, RequestDurations } from './metrics/request-durations.ts';
 import { metricsRoutes } from './metrics/routes.ts';
+import { installOpenApi } from './openapi/openapi.ts';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './ratelimit/limiter.ts';
 import type { Settings } from './settings.ts';
 import { TextureLibrary } from './textures/library.ts';
@@ -120,6 +121,7 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
   app.addHook('onClose', async () => stopAnsweringMetrics());
 
   const profiles = new Profiles(db);
+  await installOpenApi(app, settings.publicUrl);
   installAuthentication(app, db, tokens, clock);
   healthRoutes(app, db);
   metricsRoutes(app, metrics, settings.metricsToken);

@@ -1,95 +1,180 @@
 // Routes of the account flows (interface.md 4.1) and the player's own profile (contract section 6).
 import type { FastifyInstance } from 'fastify';
-import { envelopeSchema, ok } from '../http/envelope.ts';
+import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
+import { BASE, USER_DETAIL } from '../openapi/examples.ts';
 import { callerOf } from './authenticate.ts';
 import type { Wardrobe } from '../textures/wardrobe.ts';
 import { userDetailSchema, type Profiles } from './profile.ts';
 import type { AccountService } from './service.ts';
 
 const text = { type: 'string', maxLength: 1024 } as const;
-const bodyOf = (...fields: string[]) =>
-  ({ type: 'object', required: fields, properties: Object.fromEntries(fields.map((field) => [field, text])) }) as const;
-const emptyEnvelope = { 200: envelopeSchema() };
+/** A body of required text fields, named by its example. */
+const bodyOf = (example: Record<string, string>) =>
+  ({ type: 'object', required: Object.keys(example), properties: Object.fromEntries(Object.keys(example).map((field) => [field, text])), examples: [example] }) as const;
+const emptyEnvelope = (msg: string, url: string | null = null) => ({ 200: envelopeSchema(undefined, ok({}, msg, url)) });
+const CODE = { code: 'K7QX2M9P' };
+const tags = ['auth'];
+const REGISTERED = 'Account created; we sent a code to your mail address';
+const CONFIRMED = 'Mail address confirmed';
+const LOGGED_IN = 'Login successful';
+const LOGGED_OUT = 'Logged out';
+const RESET_SENT = 'If an account has this mail address, a code was sent to it';
+const PASSWORD_RESET = 'Password updated; log in with the new password';
+const FINISHED = 'Registration finished';
 
 export function accountRoutes(app: FastifyInstance, accounts: AccountService, profiles: Profiles, wardrobe: Wardrobe) {
   app.post<{ Body: { mail: string; password: string } }>(
     '/api/auth/register',
-    { schema: { body: bodyOf('mail', 'password'), response: emptyEnvelope } },
+    {
+      schema: {
+        summary: 'Registration step 1: create an unverified account and mail a code',
+        tags,
+        body: bodyOf({ mail: 'steve@example.org', password: 'correct horse battery' }),
+        response: { ...emptyEnvelope(REGISTERED, `${BASE}/register/confirm`), ...errorResponses(409, 429) },
+      },
+    },
     async (request) => {
       const next = await accounts.register(request.body.mail, request.body.password, request.ip);
-      return ok({}, 'Account created; we sent a code to your mail address', next);
+      return ok({}, REGISTERED, next);
     },
   );
 
   app.post<{ Body: { code: string } }>(
     '/api/auth/confirm',
-    { schema: { body: bodyOf('code'), response: emptyEnvelope } },
-    async (request) => ok({}, 'Mail address confirmed', await accounts.confirmMail(request.body.code, request.ip)),
+    {
+      schema: {
+        summary: 'Registration step 2 (or a mail change): confirm the mail address with the mailed code',
+        tags,
+        body: bodyOf(CODE),
+        response: { ...emptyEnvelope(CONFIRMED, `${BASE}/register/finish`), ...errorResponses(429) },
+      },
+    },
+    async (request) => ok({}, CONFIRMED, await accounts.confirmMail(request.body.code, request.ip)),
   );
 
   app.post<{ Body: { username: string; password: string } }>(
     '/api/auth/login',
-    { schema: { body: bodyOf('username', 'password'), response: { 200: envelopeSchema({ type: 'object', properties: { jwt: text } }) } } },
+    {
+      schema: {
+        summary: 'Log in with a username or mail address; data.jwt is the token for the Authorization header',
+        tags,
+        body: bodyOf({ username: 'Steve', password: 'correct horse battery' }),
+        response: {
+          200: envelopeSchema(
+            { type: 'object', properties: { jwt: text } },
+            ok({ jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjcsInNJZCI6MTIsImlhdCI6MTc2NzIyNTYwMCwiZXhwIjoxNzY3MzEyMDAwfQ.c2lnbmF0dXJl' }, LOGGED_IN, `${BASE}/home`),
+          ),
+          ...errorResponses(401, 403, 429),
+        },
+      },
+    },
     async (request) => {
       const { jwt, url } = await accounts.login(request.body.username, request.body.password, request.ip);
-      return ok({ jwt }, 'Login successful', url);
+      return ok({ jwt }, LOGGED_IN, url);
     },
   );
 
-  app.post('/api/auth/logout', { config: { access: 'registering' }, schema: { response: emptyEnvelope } }, async (request) => {
-    await accounts.logout(callerOf(request));
-    return ok({}, 'Logged out');
-  });
+  app.post(
+    '/api/auth/logout',
+    { config: { access: 'registering' }, schema: { summary: "Log out: revokes this token's session", tags, response: emptyEnvelope(LOGGED_OUT) } },
+    async (request) => {
+      await accounts.logout(callerOf(request));
+      return ok({}, LOGGED_OUT);
+    },
+  );
 
   app.post<{ Body: { mail: string } }>(
     '/api/auth/forgetpass',
-    { schema: { body: bodyOf('mail'), response: emptyEnvelope } },
+    {
+      schema: {
+        summary: 'Password reset step 1: mail a reset code (the same answer whether an account has the address or not)',
+        tags,
+        body: bodyOf({ mail: 'steve@example.org' }),
+        response: { ...emptyEnvelope(RESET_SENT, `${BASE}/reset/confirm`), ...errorResponses(429) },
+      },
+    },
     async (request) => {
       const next = await accounts.requestPasswordReset(request.body.mail, request.ip);
-      return ok({}, 'If an account has this mail address, a code was sent to it', next);
+      return ok({}, RESET_SENT, next);
     },
   );
 
-  app.post<{ Body: { code: string } }>('/api/auth/forgetpass/validate', { schema: { body: bodyOf('code') } }, async (request, reply) => {
-    await accounts.checkResetCode(request.body.code, request.ip);
-    return reply.code(204).send();
-  });
+  app.post<{ Body: { code: string } }>(
+    '/api/auth/forgetpass/validate',
+    {
+      schema: {
+        summary: 'Password reset step 2: check a reset code without using it up',
+        tags,
+        body: bodyOf(CODE),
+        response: { 204: { description: 'The code is good', type: 'null' }, ...errorResponses(429) },
+      },
+    },
+    async (request, reply) => {
+      await accounts.checkResetCode(request.body.code, request.ip);
+      return reply.code(204).send();
+    },
+  );
 
   app.post<{ Body: { code: string; password: string } }>(
     '/api/auth/forgetpass/update',
-    { schema: { body: bodyOf('code', 'password'), response: emptyEnvelope } },
+    {
+      schema: {
+        summary: 'Password reset step 3: set the new password; every session of the account is revoked',
+        tags,
+        body: bodyOf({ ...CODE, password: 'new correct horse battery' }),
+        response: { ...emptyEnvelope(PASSWORD_RESET, `${BASE}/login`), ...errorResponses(429) },
+      },
+    },
     async (request) => {
       const next = await accounts.resetPassword(request.body.code, request.body.password, request.ip);
-      return ok({}, 'Password updated; log in with the new password', next);
+      return ok({}, PASSWORD_RESET, next);
     },
   );
 
   app.post<{ Body: { username: string; password: string } }>(
     '/api/home/registerfinish',
-    { config: { access: 'registering' }, schema: { body: bodyOf('username', 'password'), response: emptyEnvelope } },
+    {
+      config: { access: 'registering' },
+      schema: {
+        summary: 'Registration step 3: choose the username, give the password again; the player UUID is assigned',
+        tags: ['auth', 'home'],
+        body: bodyOf({ username: 'Steve', password: 'correct horse battery' }),
+        response: { ...emptyEnvelope(FINISHED), ...errorResponses(409) },
+      },
+    },
     async (request) => {
       await accounts.finishRegistration(callerOf(request), request.body.username, request.body.password);
-      return ok({}, 'Registration finished');
+      return ok({}, FINISHED);
     },
   );
 
-  app.get('/api/home', { config: { access: 'registering' }, schema: { response: { 200: envelopeSchema(userDetailSchema) } } }, async (request) => {
-    const caller = callerOf(request);
-    return ok(await profiles.detail(caller.user, caller.level));
-  });
+  app.get(
+    '/api/home',
+    {
+      config: { access: 'registering' },
+      schema: { summary: "The caller's profile (the user detail shape)", tags: ['home'], response: { 200: envelopeSchema(userDetailSchema, ok(USER_DETAIL)) } },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      return ok(await profiles.detail(caller.user, caller.level));
+    },
+  );
 
   app.patch<{ Body: { password?: string; mail?: string; current_password?: string; selected_skin?: string; selected_cape?: string } }>(
     '/api/home',
     {
       config: { access: 'player' },
       schema: {
+        summary: 'Change the password or mail address (both need current_password), or select a skin and cape ("" for none)',
+        tags: ['home'],
         body: {
           type: 'object',
           additionalProperties: false,
           minProperties: 1,
           properties: { password: text, mail: text, current_password: text, selected_skin: text, selected_cape: text },
+          examples: [{ selected_skin: USER_DETAIL.Selected_Skin, selected_cape: USER_DETAIL.Capes[0]!.Id }],
         },
-        response: { 200: envelopeSchema(userDetailSchema) },
+        response: { 200: envelopeSchema(userDetailSchema, ok(USER_DETAIL, 'Saved')), ...errorResponses(404, 409, 429) },
       },
     },
     async (request) => {

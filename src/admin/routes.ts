@@ -2,10 +2,11 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { userDetailSchema } from '../accounts/profile.ts';
-import { envelopeSchema, ok } from '../http/envelope.ts';
-import { pageEnvelope, pageQuerySchema, type PageQuery } from '../http/pagination.ts';
+import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
+import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
 import { actorOf } from '../accounts/service.ts';
 import type { Broadcaster } from '../mail/broadcast.ts';
+import { AUDIT_ENTRY, USER_DETAIL, USER_RECORD } from '../openapi/examples.ts';
 import type { Caller } from '../accounts/authenticate.ts';
 import type { AuditFilter, Editor, UserAdmin, UserChanges } from './service.ts';
 
@@ -38,6 +39,9 @@ const auditEntrySchema = {
     details: { type: ['object', 'null'], additionalProperties: true },
   },
 } as const;
+const tags = ['admin'];
+const USER_SAVED = 'User saved';
+const ROLE_GRANTED = 'Role granted';
 const identifierParam = { type: 'object', required: ['identifier'], properties: { identifier: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
 
 export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster: Broadcaster) {
@@ -47,12 +51,23 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
     {
       config: { access: 'owner' },
       schema: {
+        summary: 'Mail every verified, unbanned user (sent in the background); the answer is {msg}, without the envelope',
+        tags,
         body: {
           type: 'object',
           required: ['subject', 'message'],
           properties: { subject: { type: 'string', maxLength: 1000 }, message: { type: 'string', maxLength: 100_000 } },
+          examples: [{ subject: 'Server maintenance', message: 'The server is down for maintenance on Sunday from 10:00 to 11:00 UTC.' }],
         },
-        response: { 200: { type: 'object', required: ['msg'], additionalProperties: false, properties: { msg: { type: 'string' } } } },
+        response: {
+          200: {
+            type: 'object',
+            required: ['msg'],
+            additionalProperties: false,
+            properties: { msg: { type: 'string' } },
+            examples: [{ msg: 'The mail is being sent to all 1250 users with a verified mail address' }],
+          },
+        },
       },
     },
     async (request) => {
@@ -66,8 +81,10 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
     {
       config: { access: 'moderator' },
       schema: {
+        summary: 'List users (the User records of interface.md 2.3), paginated; search matches part of a username or mail',
+        tags,
         querystring: { ...pageQuerySchema, properties: { ...pageQuerySchema.properties, search: { type: 'string', maxLength: 254 } } },
-        response: { 200: envelopeSchema({ type: 'array', items: userRecordSchema }) },
+        response: { 200: pageResponse(userRecordSchema, USER_RECORD) },
       },
     },
     async (request, reply) => pageEnvelope(reply, await admin.list(request.query)),
@@ -75,7 +92,15 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
 
   app.get<{ Params: { identifier: string } }>(
     '/api/admin/user/:identifier',
-    { config: { access: 'moderator' }, schema: { params: identifierParam, response: { 200: envelopeSchema(userDetailSchema) } } },
+    {
+      config: { access: 'moderator' },
+      schema: {
+        summary: 'One user in the user detail shape; the identifier is an id, player UUID or username',
+        tags,
+        params: identifierParam,
+        response: { 200: envelopeSchema(userDetailSchema, ok(USER_DETAIL)), ...errorResponses(404) },
+      },
+    },
     async (request) => ok(await admin.detail(request.params.identifier)),
   );
 
@@ -84,6 +109,8 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
     {
       config: { access: 'admin' },
       schema: {
+        summary: 'Change a user below your own level (perms: owners only; -1 bans); all or nothing',
+        tags,
         params: identifierParam,
         body: {
           type: 'object',
@@ -98,11 +125,12 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
             dsid: { type: 'boolean' },
             mail_verification: { type: 'boolean' },
           },
+          examples: [{ mail: 'steve@example.org', mail_verify: true, perms: -1 }],
         },
-        response: { 200: envelopeSchema(userDetailSchema) },
+        response: { 200: envelopeSchema(userDetailSchema, ok(USER_DETAIL, USER_SAVED)), ...errorResponses(404, 409) },
       },
     },
-    async (request) => ok(await admin.update(editorOf(callerOf(request)), request.params.identifier, request.body), 'User saved'),
+    async (request) => ok(await admin.update(editorOf(callerOf(request)), request.params.identifier, request.body), USER_SAVED),
   );
 
   app.post<{ Params: { identifier: string }; Body: { user?: number; role_level: number; expired_at?: number | string } }>(
@@ -110,21 +138,25 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
     {
       config: { access: 'owner' },
       schema: {
+        summary: 'Grant a role level (1-3) until expired_at (Unix seconds or ISO 8601; absent: permanent), replacing an earlier grant',
+        tags,
         params: identifierParam,
         body: {
           type: 'object',
           required: ['role_level'],
           properties: { user: { type: 'integer' }, role_level: { type: 'integer' }, expired_at: { type: ['integer', 'string'] } },
+          examples: [{ user: 7, role_level: 1, expired_at: 1769904000 }],
         },
         response: {
-          200: envelopeSchema({
-            type: 'object',
-            properties: { id: { type: 'integer' }, new_role_level: { type: 'integer' }, expired_at: { type: 'integer' } },
-          }),
+          200: envelopeSchema(
+            { type: 'object', properties: { id: { type: 'integer' }, new_role_level: { type: 'integer' }, expired_at: { type: 'integer' } } },
+            ok({ id: 7, new_role_level: 1, expired_at: 1769904000 }, ROLE_GRANTED),
+          ),
+          ...errorResponses(404),
         },
       },
     },
-    async (request) => ok(await admin.grantRole(editorOf(callerOf(request)), request.params.identifier, request.body), 'Role granted'),
+    async (request) => ok(await admin.grantRole(editorOf(callerOf(request)), request.params.identifier, request.body), ROLE_GRANTED),
   );
 
   app.get<{ Querystring: AuditFilter }>(
@@ -132,6 +164,8 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
     {
       config: { access: 'moderator' },
       schema: {
+        summary: 'Audit entries, newest first, paginated; filters for, iss, action, since and until (Unix seconds)',
+        tags,
         querystring: {
           ...pageQuerySchema,
           properties: {
@@ -143,7 +177,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
             until: { type: 'integer', minimum: 0 },
           },
         },
-        response: { 200: envelopeSchema({ type: 'array', items: auditEntrySchema }) },
+        response: { 200: pageResponse(auditEntrySchema, AUDIT_ENTRY) },
       },
     },
     async (request, reply) => pageEnvelope(reply, await admin.audit(request.query)),

@@ -72,6 +72,7 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
  * Call it before any route is registered, so the 405 check sees every route.
  */
 export function installEnvelope(app: FastifyInstance) {
+  app.addSchema(ERROR_ENVELOPE);
   // While stopping, answers close their connection: a keep-alive socket would otherwise hold the stop open.
   let closing = false;
   app.addHook('preClose', (done) => {
@@ -136,9 +137,15 @@ export function installEnvelope(app: FastifyInstance) {
   });
 }
 
-/** The JSON schema of a success envelope around `data`, for route response schemas (and the OpenAPI page). */
-export function envelopeSchema(data: object = { type: 'object', additionalProperties: false }) {
+const EMPTY_DATA = { type: 'object', additionalProperties: false } as const;
+
+/**
+ * The JSON schema of a success envelope around `data`, for route response schemas (and the OpenAPI page).
+ * `example` is what the route answers, made with ok() like the route does.
+ */
+export function envelopeSchema(data: object = EMPTY_DATA, example: Envelope<unknown> = ok({})) {
   return {
+    description: 'Success',
     type: 'object',
     required: ['error', 'msg', 'url', 'data'],
     properties: {
@@ -147,5 +154,39 @@ export function envelopeSchema(data: object = { type: 'object', additionalProper
       url: { type: ['string', 'null'] },
       data,
     },
+    examples: [example],
   } as const;
+}
+
+/** Every error answer: one shared schema, registered by installEnvelope and referenced by errorResponses(). */
+const ERROR_ENVELOPE = {
+  $id: 'ErrorEnvelope',
+  type: 'object',
+  required: ['error', 'msg', 'url', 'data'],
+  properties: {
+    error: { type: 'boolean', enum: [true] },
+    msg: { type: 'string', description: 'what is wrong, in a sentence' },
+    url: { type: 'null' },
+    data: EMPTY_DATA,
+  },
+  examples: [{ error: true, msg: 'field "mail" is required', url: null, data: {} }],
+} as const;
+
+const ERROR_MEANINGS = {
+  400: 'Invalid request: a field, path value or query parameter is missing or wrong',
+  401: 'No token, or a token that is invalid, expired or revoked',
+  403: 'Not allowed: banned, registration unfinished, mail unconfirmed, or too low a permission level',
+  404: 'Nothing has this identifier',
+  409: 'Conflicts with what exists: a username or mail address in use, or a step already done',
+  413: 'The body or upload is larger than the limit',
+  415: 'Wrong content type',
+  429: 'Too many attempts; the Retry-After header says when to try again',
+  503: 'Not ready: the database does not answer',
+} as const;
+
+export type ErrorStatus = keyof typeof ERROR_MEANINGS;
+
+/** Response schemas for error statuses, all the shared error envelope. */
+export function errorResponses(...statuses: ErrorStatus[]) {
+  return Object.fromEntries(statuses.map((status) => [status, { description: ERROR_MEANINGS[status], $ref: `${ERROR_ENVELOPE.$id}#` }]));
 }

@@ -1,7 +1,7 @@
 // Every admin list takes `limit` (default 100, at most 1000) and `offset`, keeps `data` an array, and sends the
 // total in an X-Total-Count header (contract section 5).
 import type { FastifyReply } from 'fastify';
-import { ok } from './envelope.ts';
+import { envelopeSchema, ok } from './envelope.ts';
 
 export interface PageQuery {
   limit: number;
@@ -20,4 +20,12 @@ export const pageQuerySchema = {
 export function pageEnvelope<T>(reply: FastifyReply, page: { records: T[]; total: number }) {
   reply.header('x-total-count', String(page.total));
   return ok(page.records);
+}
+
+/** The response schema of a list route: an envelope around an array of `item`, with the X-Total-Count header. */
+export function pageResponse(item: object, example: unknown) {
+  return {
+    ...envelopeSchema({ type: 'array', items: item }, ok([example])),
+    headers: { 'x-total-count': { type: 'integer', description: 'how many records the whole list has' } },
+  };
 }

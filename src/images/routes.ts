@@ -1,6 +1,8 @@
 // The public image endpoints of interface.md 4.3. No token needed; every image carries an ETag and
 // answers If-None-Match with 304.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { errorResponses } from '../http/envelope.ts';
+import { LAUNCHER_DOCUMENT } from '../openapi/examples.ts';
 import { MAX_RENDER_SIZE, MIN_RENDER_SIZE, type RenderType } from '../rendering/render.ts';
 import type { ImageResult, ImageService } from './service.ts';
 
@@ -20,6 +22,37 @@ const imageQuery = {
 const fileQuery = { type: 'object', properties: { type: imageQuery.properties.type } } as const;
 const pathOf = (name: string) => ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 64 } } }) as const;
 
+const tags = ['images'];
+const textureLink = {
+  url: { type: 'string', description: 'where the texture file is' },
+  digest: { type: 'string', description: 'SHA-256 of the texture file, hexadecimal' },
+} as const;
+// No envelope (interface.md 4.3): `{}` for a player without textures.
+const launcherDocumentSchema = {
+  type: 'object',
+  properties: {
+    SKIN: {
+      type: 'object',
+      required: ['url', 'digest'],
+      properties: {
+        ...textureLink,
+        metadata: { type: 'object', description: 'only for slim skins', properties: { model: { type: 'string', enum: ['slim'] } } },
+      },
+    },
+    CAPE: { type: 'object', required: ['url', 'digest'], description: 'only when the player wears a cape', properties: textureLink },
+  },
+  examples: [LAUNCHER_DOCUMENT],
+} as const;
+const imageResponses = {
+  200: {
+    description: 'The PNG',
+    headers: { etag: { type: 'string', description: 'made of the texture digests and the parameters' } },
+    content: { 'image/png': { schema: { type: 'string', format: 'binary' } } },
+  },
+  304: { description: 'Not modified: the If-None-Match ETag still holds', type: 'null' },
+  ...errorResponses(404),
+};
+
 function matchesEtag(header: string | undefined, etag: string) {
   return header !== undefined && header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag || candidate.trim() === '*');
 }
@@ -32,19 +65,34 @@ function sendImage(request: FastifyRequest, reply: FastifyReply, image: ImageRes
 }
 
 export function imageRoutes(app: FastifyInstance, images: ImageService) {
-  app.get<{ Params: { uuid: string } }>('/api/skin/launcher/:uuid', { schema: { params: pathOf('uuid') } }, async (request) =>
-    images.launcherDocument(request.params.uuid),
+  app.get<{ Params: { uuid: string } }>(
+    '/api/skin/launcher/:uuid',
+    {
+      schema: {
+        summary: "The launcher document (no envelope): a player's skin (by player UUID, username or skin UUID) and cape",
+        tags,
+        params: pathOf('uuid'),
+        response: { 200: launcherDocumentSchema, ...errorResponses(404) },
+      },
+    },
+    async (request) => images.launcherDocument(request.params.uuid),
   );
 
   /**
    * An image route whose answer is remembered by its exact request URL: a repeat within the resolution time
    * is answered before validation and lookup, which were the largest remaining costs of a cached image.
    */
-  const imageRoute = <P extends string>(url: string, param: P, produce: (params: Record<P, string>, query: ImageQuery) => Promise<ImageResult>, query: object = imageQuery) =>
+  const imageRoute = <P extends string>(
+    url: string,
+    param: P,
+    summary: string,
+    produce: (params: Record<P, string>, query: ImageQuery) => Promise<ImageResult>,
+    query: object = imageQuery,
+  ) =>
     app.get<{ Params: Record<P, string>; Querystring: ImageQuery }>(
       url,
       {
-        schema: { params: pathOf(param), querystring: query },
+        schema: { summary, tags, params: pathOf(param), querystring: query, response: imageResponses },
         onRequest: (request, reply, done) => {
           const recent = images.recentAnswer(request.url);
           if (recent) sendImage(request, reply, recent);
@@ -59,8 +107,24 @@ export function imageRoutes(app: FastifyInstance, images: ImageService) {
     );
 
   for (const view of ['head', 'body'] as const) {
-    imageRoute(`/api/skin/${view}/:uuid`, 'uuid', (params, query) => images.playerImage(view, params.uuid, query.type, query.size));
+    imageRoute(
+      `/api/skin/${view}/:uuid`,
+      'uuid',
+      `The ${view} of a player (player UUID or username) or skin (skin UUID): type=skin flat, type=player in 3D`,
+      (params, query) => images.playerImage(view, params.uuid, query.type, query.size),
+    );
   }
-  imageRoute('/api/skin/cloak/:id', 'id', (params, query) => images.cloakPath(params.id, query.type, query.size));
-  imageRoute('/api/skin/standart/cape/:uuid', 'uuid', (params) => images.capeFile(params.uuid), fileQuery);
+  imageRoute(
+    '/api/skin/cloak/:id',
+    'id',
+    'A cape UUID: the cloak (type=skin its outer face, type=player the default player wearing it); a player or skin: the skin file',
+    (params, query) => images.cloakPath(params.id, query.type, query.size),
+  );
+  imageRoute(
+    '/api/skin/standart/cape/:uuid',
+    'uuid',
+    'The cape file of a cape UUID, or of the cape a player (or skin) wears',
+    (params) => images.capeFile(params.uuid),
+    fileQuery,
+  );
 }

@@ -3,8 +3,9 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { actorOf } from '../accounts/service.ts';
-import { envelopeSchema, ok } from '../http/envelope.ts';
-import { pageEnvelope, pageQuerySchema, type PageQuery } from '../http/pagination.ts';
+import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
+import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
+import { CAPE, SKIN } from '../openapi/examples.ts';
 import { optionalBoolean, readUpload, userIdList } from './multipart.ts';
 import type { Wardrobe } from './wardrobe.ts';
 
@@ -33,7 +34,17 @@ const capeRecordSchema = {
     selected: { type: 'boolean' },
   },
 } as const;
-const listOf = (items: object) => ({ 200: envelopeSchema({ type: 'array', items }) });
+const listOf = (items: object, example: unknown) => ({ 200: envelopeSchema({ type: 'array', items }, ok([example])) });
+const deletedSchema = (uuid: string, msg: string) => envelopeSchema({ type: 'object', properties: { uuid: { type: 'string' } } }, ok({ uuid }, msg));
+const png = (description: string) => ({ type: 'string', format: 'binary', description });
+const home = ['home'];
+const admin = ['admin'];
+const SKIN_UPLOADED = 'Skin uploaded';
+const CAPE_UPLOADED = 'Cape uploaded';
+const SKIN_SAVED = 'Skin saved';
+const SKIN_DELETED = 'Skin deleted';
+const CAPE_DELETED = 'Cape deleted';
+const CAPES_SAVED = 'Capes saved';
 const uuidParam = { type: 'object', required: ['uuid'], properties: { uuid: { type: 'string', maxLength: 64 } } } as const;
 const skinChanges = {
   name: { type: 'string', maxLength: 256 },
@@ -46,53 +57,114 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
   await app.register(async (uploads) => {
     await uploads.register(multipart, { limits: { fileSize: maxTextureBytes, files: 1, fields: 20, fieldSize: 4096, parts: 25 } });
 
-    uploads.post('/api/home/skins', { config: { access: 'player' }, schema: { response: { 200: envelopeSchema(skinRecordSchema) } } }, async (request) => {
-      const upload = await readUpload(request, 'skin', maxTextureBytes);
-      const skin = await wardrobe.uploadSkin(callerOf(request), {
-        png: upload.file,
-        name: upload.fields.get('name')?.at(-1),
-        slim: optionalBoolean(upload.fields, 'slim'),
-      });
-      return ok(skin, 'Skin uploaded');
-    });
+    uploads.post(
+      '/api/home/skins',
+      {
+        config: { access: 'player' },
+        schema: {
+          summary: 'Upload a skin (PNG, 64x32 or 64x64 and HD multiples); the first skin becomes the selected one',
+          tags: home,
+          uploadForm: {
+            type: 'object',
+            required: ['skin'],
+            properties: {
+              skin: png('the skin, a PNG'),
+              name: { type: 'string', maxLength: 64, description: 'default "Skin"' },
+              slim: { type: 'string', enum: ['true', 'false'], description: 'the arm model; detected from the picture when absent' },
+            },
+          },
+          response: { 200: envelopeSchema(skinRecordSchema, ok(SKIN, SKIN_UPLOADED)) },
+        },
+      },
+      async (request) => {
+        const upload = await readUpload(request, 'skin', maxTextureBytes);
+        const skin = await wardrobe.uploadSkin(callerOf(request), {
+          png: upload.file,
+          name: upload.fields.get('name')?.at(-1),
+          slim: optionalBoolean(upload.fields, 'slim'),
+        });
+        return ok(skin, SKIN_UPLOADED);
+      },
+    );
 
-    uploads.post('/api/admin/user/cape/upload', { config: { access: 'admin' }, schema: { response: { 200: envelopeSchema(capeRecordSchema) } } }, async (request) => {
-      const upload = await readUpload(request, 'cape', maxTextureBytes);
-      const cape = await wardrobe.uploadCape(actorOf(callerOf(request).user), {
-        png: upload.file,
-        name: upload.fields.get('name')?.at(-1) ?? '',
-        owners: userIdList(upload.fields, 'owners'),
-      });
-      return ok(cape, 'Cape uploaded');
-    });
+    uploads.post(
+      '/api/admin/user/cape/upload',
+      {
+        config: { access: 'admin' },
+        schema: {
+          summary: 'Upload a cape (PNG) and give it to its owners',
+          tags: admin,
+          uploadForm: {
+            type: 'object',
+            required: ['cape', 'name'],
+            properties: {
+              cape: png('the cape, a PNG'),
+              name: { type: 'string', minLength: 1, maxLength: 64 },
+              owners: { type: 'string', description: 'user ids: repeated fields, a JSON array ("[7, 9]") or a comma-separated list ("7,9")' },
+            },
+          },
+          response: { 200: envelopeSchema(capeRecordSchema, ok(CAPE, CAPE_UPLOADED)) },
+        },
+      },
+      async (request) => {
+        const upload = await readUpload(request, 'cape', maxTextureBytes);
+        const cape = await wardrobe.uploadCape(actorOf(callerOf(request).user), {
+          png: upload.file,
+          name: upload.fields.get('name')?.at(-1) ?? '',
+          owners: userIdList(upload.fields, 'owners'),
+        });
+        return ok(cape, CAPE_UPLOADED);
+      },
+    );
   });
 
-  app.get('/api/home/skins', { config: { access: 'player' }, schema: { response: listOf(skinRecordSchema) } }, async (request) =>
-    ok(await wardrobe.ownSkins(callerOf(request).user.id)),
+  app.get(
+    '/api/home/skins',
+    { config: { access: 'player' }, schema: { summary: "The caller's skins; selected is true on the selected one", tags: home, response: listOf(skinRecordSchema, { ...SKIN, selected: true }) } },
+    async (request) => ok(await wardrobe.ownSkins(callerOf(request).user.id)),
   );
 
-  app.get('/api/home/capes', { config: { access: 'player' }, schema: { response: listOf(capeRecordSchema) } }, async (request) =>
-    ok(await wardrobe.ownCapes(callerOf(request).user.id)),
+  app.get(
+    '/api/home/capes',
+    { config: { access: 'player' }, schema: { summary: 'The capes the caller owns; selected is true on the selected one', tags: home, response: listOf(capeRecordSchema, { ...CAPE, selected: true }) } },
+    async (request) => ok(await wardrobe.ownCapes(callerOf(request).user.id)),
   );
 
   app.patch<{ Params: { uuid: string }; Body: { name?: string; slim?: boolean; cloakid?: string } }>(
     '/api/home/skins/:uuid',
     {
       config: { access: 'player' },
-      schema: { params: uuidParam, body: { type: 'object', additionalProperties: false, properties: skinChanges }, response: { 200: envelopeSchema(skinRecordSchema) } },
+      schema: {
+        summary: 'Change the name, arm model or cape (a cape you own, "" for none) of one of your skins',
+        tags: home,
+        params: uuidParam,
+        body: { type: 'object', additionalProperties: false, properties: skinChanges, examples: [{ name: 'Summer', slim: true, cloakid: CAPE.uuid }] },
+        response: { 200: envelopeSchema(skinRecordSchema, ok(SKIN, SKIN_SAVED)), ...errorResponses(404) },
+      },
     },
-    async (request) => ok(await wardrobe.updateOwnSkin(callerOf(request), request.params.uuid, request.body), 'Skin saved'),
+    async (request) => ok(await wardrobe.updateOwnSkin(callerOf(request), request.params.uuid, request.body), SKIN_SAVED),
   );
 
   app.delete<{ Params: { uuid: string } }>(
     '/api/home/skins/:uuid',
-    { config: { access: 'player' }, schema: { params: uuidParam, response: { 200: envelopeSchema({ type: 'object', properties: { uuid: { type: 'string' } } }) } } },
-    async (request) => ok(await wardrobe.deleteOwnSkin(callerOf(request), request.params.uuid), 'Skin deleted'),
+    {
+      config: { access: 'player' },
+      schema: {
+        summary: 'Delete one of your skins; its texture goes when nothing else uses it',
+        tags: home,
+        params: uuidParam,
+        response: { 200: deletedSchema(SKIN.uuid, SKIN_DELETED), ...errorResponses(404) },
+      },
+    },
+    async (request) => ok(await wardrobe.deleteOwnSkin(callerOf(request), request.params.uuid), SKIN_DELETED),
   );
 
   app.get<{ Querystring: PageQuery }>(
     '/api/admin/skins',
-    { config: { access: 'moderator' }, schema: { querystring: pageQuerySchema, response: listOf(skinRecordSchema) } },
+    {
+      config: { access: 'moderator' },
+      schema: { summary: 'Every skin, paginated', tags: admin, querystring: pageQuerySchema, response: { 200: pageResponse(skinRecordSchema, SKIN) } },
+    },
     async (request, reply) => pageEnvelope(reply, await wardrobe.allSkins(request.query)),
   );
 
@@ -101,17 +173,32 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
     {
       config: { access: 'admin' },
       schema: {
+        summary: "Change any skin's name, arm model, HD flag or cape (a cape the skin's owner owns)",
+        tags: admin,
         params: uuidParam,
-        body: { type: 'object', additionalProperties: false, properties: { ...skinChanges, hd: { type: 'boolean' } } },
-        response: { 200: envelopeSchema(skinRecordSchema) },
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { ...skinChanges, hd: { type: 'boolean' } },
+          examples: [{ name: 'Summer', slim: true, hd: false, cloakid: '' }],
+        },
+        response: { 200: envelopeSchema(skinRecordSchema, ok(SKIN, SKIN_SAVED)), ...errorResponses(404) },
       },
     },
-    async (request) => ok(await wardrobe.adminUpdateSkin(actorOf(callerOf(request).user), request.params.uuid, request.body), 'Skin saved'),
+    async (request) => ok(await wardrobe.adminUpdateSkin(actorOf(callerOf(request).user), request.params.uuid, request.body), SKIN_SAVED),
   );
 
   app.get<{ Params: { uuid: string } }>(
     '/api/admin/users/skin/:uuid',
-    { config: { access: 'moderator' }, schema: { params: uuidParam, response: listOf(skinRecordSchema) } },
+    {
+      config: { access: 'moderator' },
+      schema: {
+        summary: "A user's skins (the path value is a user id, player UUID or username); selected is true on the selected one",
+        tags: admin,
+        params: uuidParam,
+        response: { ...listOf(skinRecordSchema, { ...SKIN, selected: true }), ...errorResponses(404) },
+      },
+    },
     async (request) => ok(await wardrobe.skinsOfUser(request.params.uuid)),
   );
 
@@ -120,11 +207,13 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
     {
       config: { access: 'admin' },
       schema: {
-        body: { type: 'object', required: ['capeid'], properties: { capeid: { type: 'string', maxLength: 64 } } },
-        response: { 200: envelopeSchema({ type: 'object', properties: { uuid: { type: 'string' } } }) },
+        summary: 'Delete a cape with its grants and skin links',
+        tags: admin,
+        body: { type: 'object', required: ['capeid'], properties: { capeid: { type: 'string', maxLength: 64 } }, examples: [{ capeid: CAPE.uuid }] },
+        response: { 200: deletedSchema(CAPE.uuid, CAPE_DELETED), ...errorResponses(404) },
       },
     },
-    async (request) => ok(await wardrobe.deleteCape(actorOf(callerOf(request).user), request.body.capeid), 'Cape deleted'),
+    async (request) => ok(await wardrobe.deleteCape(actorOf(callerOf(request).user), request.body.capeid), CAPE_DELETED),
   );
 
   app.post<{ Params: { identifier: string }; Body: { user?: number; cape: string[] } }>(
@@ -132,21 +221,38 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
     {
       config: { access: 'admin' },
       schema: {
+        summary: 'Replace the set of capes a user owns (the identifier is a user id, player UUID or username)',
+        tags: admin,
         params: { type: 'object', properties: { identifier: { type: 'string', maxLength: 64 } } },
         body: {
           type: 'object',
           required: ['cape'],
           properties: { user: { type: 'integer' }, cape: { type: 'array', maxItems: 1000, items: { type: 'string', maxLength: 64 } } },
+          examples: [{ user: 7, cape: [CAPE.uuid] }],
         },
-        response: { 200: envelopeSchema({ type: 'object', properties: { id: { type: 'integer' }, capes: { type: 'array', items: { type: 'string' } } } }) },
+        response: {
+          200: envelopeSchema(
+            { type: 'object', properties: { id: { type: 'integer' }, capes: { type: 'array', items: { type: 'string' } } } },
+            ok({ id: 7, capes: [CAPE.uuid] }, CAPES_SAVED),
+          ),
+          ...errorResponses(404),
+        },
       },
     },
-    async (request) => ok(await wardrobe.setUserCapes(actorOf(callerOf(request).user), request.params.identifier, request.body), 'Capes saved'),
+    async (request) => ok(await wardrobe.setUserCapes(actorOf(callerOf(request).user), request.params.identifier, request.body), CAPES_SAVED),
   );
 
   app.get<{ Querystring: PageQuery }>(
     '/api/admin/allcapes',
-    { config: { access: 'moderator' }, schema: { querystring: pageQuerySchema, response: listOf(capeRecordSchema) } },
+    {
+      config: { access: 'moderator' },
+      schema: {
+        summary: 'Every cape with its owners, paginated',
+        tags: admin,
+        querystring: pageQuerySchema,
+        response: { 200: pageResponse(capeRecordSchema, CAPE) },
+      },
+    },
     async (request, reply) => pageEnvelope(reply, await wardrobe.allCapes(request.query)),
   );
 }

@@ -1,0 +1,101 @@
+// The OpenAPI document: valid OpenAPI 3.1, with every route of interface.md and every API route the service has,
+// each described in full; and the docs page, which loads nothing from another site.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { startService, type TestService } from '../../test/support/service.ts';
+
+interface Operation {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  requestBody?: { content: Record<string, { example?: unknown }> };
+  responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
+}
+
+/** A route as "METHOD /path" with every path parameter written `{}`: interface.md writes `:uuid`, OpenAPI `{uuid}`. */
+const routeKey = (method: string, path: string) => `${method.toUpperCase()} ${path.replace(/:[A-Za-z]+|\{[A-Za-z]+\}/g, '{}')}`;
+
+/** The routes interface.md names, wherever it names them ("POST /api/auth/login", "**GET /api/skin/head/:uuid**"). */
+function interfaceRoutes(): Set<string> {
+  // A copy of shared/spec/interface.md, so that a fresh clone tests itself.
+  const text = readFileSync(new URL('../../test/fixtures/interface.md', import.meta.url), 'utf8');
+  return new Set([...text.matchAll(/\b(GET|POST|PUT|PATCH|DELETE) (\/api\/[^\s*,|)]+)/g)].map(([, method, path]) => routeKey(method!, path!)));
+}
+
+describe('OpenAPI document and docs page', () => {
+  let service: TestService;
+  let document: { openapi: string; paths: Record<string, Record<string, Operation>> };
+  const operations = () =>
+    Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })));
+
+  before(async () => {
+    service = await startService('sqlite');
+    const reply = await service.call('GET', '/api/openapi.json');
+    assert.equal(reply.status, 200);
+    document = reply.body;
+  });
+  after(async () => service?.close());
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(document);
+    assert.deepEqual(result.errors, undefined);
+    assert.equal(result.valid, true);
+    assert.equal(validator.version, '3.1');
+  });
+
+  it('has every route of interface.md', () => {
+    const expected = interfaceRoutes();
+    // 8 account routes, 13 admin routes, 5 image routes (the cloak path is named twice, :idcloak and :uuid).
+    assert.equal(expected.size, 26, 'routes found in interface.md');
+    const documented = new Set(operations().map(({ key }) => routeKey(...(key.split(' ') as [string, string]))));
+    assert.deepEqual([...expected].filter((route) => !documented.has(route)), []);
+  });
+
+  it('has every API route the service has, with its access', () => {
+    const documented = new Map(operations().map(({ key, operation }) => [key.replace(/\{(\w+)\}/g, ':$1'), operation]));
+    for (const [route, access] of service.app.routeAccess) {
+      if (!/^\w+ \/(api\/|healthz$|readyz$)/.test(route)) continue;
+      const operation = documented.get(route);
+      assert.ok(operation, `${route} is missing`);
+      assert.match(operation.description ?? '', /Access: /, route);
+      assert.equal(operation.security !== undefined, access !== 'public', `${route}: bearer security iff protected`);
+      if (access !== 'public') assert.ok(operation.responses['401'] && operation.responses['403'], `${route}: 401 and 403`);
+    }
+  });
+
+  it('describes each route: summary, tags, responses in the envelope, examples of JSON bodies and answers', () => {
+    for (const { key, operation } of operations()) {
+      assert.ok(operation.summary, `${key}: summary`);
+      assert.ok(operation.tags?.length, `${key}: tags`);
+      const success = Object.keys(operation.responses).filter((status) => status.startsWith('2'));
+      assert.equal(success.length, 1, `${key}: one success status`);
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const json = response.content?.['application/json'];
+        if (status.startsWith('2') && json) assert.notEqual(json.example, undefined, `${key}: example of the ${status} answer`);
+        if (status.startsWith('4') || status.startsWith('5')) {
+          assert.deepEqual(json, { schema: { $ref: '#/components/schemas/ErrorEnvelope' } }, `${key}: ${status} is the error envelope`);
+        }
+      }
+      const jsonBody = operation.requestBody?.content['application/json'];
+      if (jsonBody) assert.notEqual(jsonBody.example, undefined, `${key}: example of the body`);
+    }
+  });
+
+  it('serves the docs page from this service alone', async () => {
+    const page = await service.call('GET', '/api/docs');
+    assert.equal(page.status, 200);
+    assert.match(String(page.headers['content-type']), /^text\/html/);
+    assert.match(String(page.headers['content-security-policy']), /default-src 'self'/);
+    const html = page.raw.toString('utf8');
+    const references = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map(([, reference]) => reference!);
+    assert.ok(references.length >= 3, 'the page loads its scripts and styles');
+    for (const reference of references) {
+      assert.doesNotMatch(reference, /^(\w+:)?\/\//, `${reference} is on another site`);
+      assert.equal((await service.call('GET', new URL(reference, 'http://skins.test/api/docs').pathname)).status, 200, reference);
+    }
+  });
+});
