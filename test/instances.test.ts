@@ -1,12 +1,15 @@
 // Several instances on one PostgreSQL and one Redis behave as one service (issue 6, item 1).
+// Every check runs twice: with two apps built in this process (fast; the mail workers poll every 50 ms, so they
+// compete hard for every row) and with two processes started as `npm start` starts them (nothing shared but the
+// database and Redis).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildApp } from '../src/app.ts';
 import { queueMail } from '../src/mail/outbox.ts';
+import type { Settings } from '../src/settings.ts';
 import { createTestDatabase, type TestDatabase } from './support/databases.ts';
 import { skinFile } from './support/fixtures.ts';
-import { OWNER, randomAddress, startService, testSettings, type TestService } from './support/service.ts';
+import { OWNER, randomAddress, startService, startServiceProcess, type ServiceClient } from './support/service.ts';
 import { startSmtpServer, type Mailbox } from './support/smtp.ts';
 import { until } from './support/wait.ts';
 
@@ -15,106 +18,111 @@ const redisUrl = process.env.TEST_REDIS_URL;
 if (process.env.REQUIRE_SERVICES === '1' && !redisUrl) throw new Error('REQUIRE_SERVICES=1 but TEST_REDIS_URL is not set');
 const skip = postgresUrl && redisUrl ? false : 'set TEST_POSTGRES_URL and TEST_REDIS_URL to run several instances';
 
-describe('several instances on one PostgreSQL and Redis', { skip }, () => {
-  it('start together on a fresh database: migrations run once, the owner is created once', async () => {
-    const database = await createTestDatabase('postgres');
-    const settings = testSettings({ database: database.settings, redisUrl: redisUrl!, owner: OWNER });
-    try {
-      const starts = await Promise.allSettled(Array.from({ length: 4 }, () => buildApp(settings, { logger: false })));
-      const apps = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
+type StartInstance = (options: { database: TestDatabase; mailbox: Mailbox; settings: Partial<Settings> }) => Promise<ServiceClient>;
+const ways: [string, StartInstance][] = [
+  ['apps in one process', (options) => startService('postgres', options)],
+  ['separate processes', startServiceProcess],
+];
+
+for (const [way, startInstance] of ways) {
+  describe(`several instances on one PostgreSQL and Redis: ${way}`, { skip }, () => {
+    it('start together on a fresh database: migrations run once, the owner is created once', async () => {
+      const database = await createTestDatabase('postgres');
+      const mailbox = await startSmtpServer();
+      const settings = { redisUrl: redisUrl!, owner: OWNER };
       try {
-        assert.deepEqual(starts.filter((start) => start.status === 'rejected'), [], 'every instance starts');
-        const [app] = apps;
-        const login = await app!.inject({ method: 'POST', url: '/api/auth/login', payload: { username: OWNER.username, password: OWNER.password } });
-        assert.equal(login.statusCode, 200);
-        const checker = await startService('postgres', { database, settings: { redisUrl: redisUrl! } });
+        const starts = await Promise.allSettled(Array.from({ length: 4 }, () => startInstance({ database, mailbox, settings })));
+        const instances = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
         try {
-          const migrations = await checker.db.selectFrom('kysely_migration' as never).select('name' as never).execute();
+          assert.deepEqual(starts.filter((start) => start.status === 'rejected'), [], 'every instance starts');
+          const [first] = instances;
+          await first!.ownerToken();
+          const migrations = await first!.db.selectFrom('kysely_migration' as never).select('name' as never).execute();
           assert.equal(migrations.length, 3);
-          const owners = await checker.db.selectFrom('users').select('id').where('perms', '=', 3).execute();
+          const owners = await first!.db.selectFrom('users').select('id').where('perms', '=', 3).execute();
           assert.equal(owners.length, 1);
         } finally {
-          await checker.close();
+          await Promise.all(instances.map((instance) => instance.close()));
         }
       } finally {
-        await Promise.all(apps.map((app) => app.close()));
+        await mailbox.close();
+        await database.drop();
       }
-    } finally {
-      await database.drop();
-    }
+    });
+
+    describe('two instances', () => {
+      let database: TestDatabase;
+      let mailbox: Mailbox;
+      let a: ServiceClient;
+      let b: ServiceClient;
+      before(async () => {
+        database = await createTestDatabase('postgres');
+        mailbox = await startSmtpServer();
+        const options = { database, mailbox, settings: { redisUrl: redisUrl!, textureStore: 'database' as const, owner: OWNER } };
+        a = await startInstance(options);
+        b = await startInstance(options);
+      });
+      after(async () => {
+        await a?.close();
+        await b?.close();
+        await mailbox?.close();
+        await database?.drop();
+      });
+
+      it('refuses a token on one instance as soon as it is logged out on the other', async () => {
+        const player = await a.registerPlayer();
+        assert.equal((await b.call('GET', '/api/home', { token: player.token })).status, 200);
+        assert.equal((await a.call('POST', '/api/auth/logout', { token: player.token })).status, 200);
+        assert.equal((await b.call('GET', '/api/home', { token: player.token })).status, 401);
+      });
+
+      it('refuses a banned player on one instance as soon as the ban is made on the other', async () => {
+        const player = await b.registerPlayer();
+        assert.equal((await a.call('GET', '/api/home', { token: player.token })).status, 200);
+        const banned = await b.call('PATCH', `/api/admin/user/${player.username}`, { token: await b.ownerToken(), body: { perms: -1 } });
+        assert.equal(banned.status, 200, banned.body?.msg);
+        assert.ok([401, 403].includes((await a.call('GET', '/api/home', { token: player.token })).status));
+      });
+
+      it('shares the rate limits', async () => {
+        const ip = randomAddress();
+        // Ten wrong codes from one address are allowed, spread over both instances; the eleventh is refused by both.
+        for (let attempt = 0; attempt < 10; attempt += 1) {
+          const reply = await (attempt % 2 === 0 ? a : b).call('POST', '/api/auth/confirm', { body: { code: 'WRONGCOD' }, ip });
+          assert.notEqual(reply.status, 429, `attempt ${attempt + 1}`);
+        }
+        assert.equal((await a.call('POST', '/api/auth/confirm', { body: { code: 'WRONGCOD' }, ip })).status, 429);
+        assert.equal((await b.call('POST', '/api/auth/confirm', { body: { code: 'WRONGCOD' }, ip })).status, 429);
+      });
+
+      it('serves a texture stored in the database from either instance', async () => {
+        const player = await a.registerPlayer();
+        const uploaded = await a.upload('/api/home/skins', player.token, { name: 'Shared' }, skinFile('classic'));
+        assert.equal(uploaded.status, 200, uploaded.body?.msg);
+        const fromA = await a.call('GET', `/api/skin/cloak/${player.username}`);
+        const fromB = await b.call('GET', `/api/skin/cloak/${player.username}`);
+        assert.equal(fromB.status, 200);
+        assert.deepEqual(fromB.raw, fromA.raw);
+        assert.equal((await b.call('GET', `/api/skin/head/${player.username}?type=player`)).status, 200);
+        const launcher = await b.call('GET', `/api/skin/launcher/${player.username}`);
+        assert.equal(launcher.status, 200);
+        assert.match(launcher.body.SKIN.digest, /^[0-9a-f]{64}$/);
+      });
+
+      it('sends each queued mail exactly once', async () => {
+        const recipients = Array.from({ length: 60 }, (_, index) => `once-${index}@example.org`);
+        const content = { subject: 'Exactly once', text: 'text', html: '<p>html</p>' };
+        // Inserted behind the instances' backs: both mail workers find the rows by polling and compete for each.
+        await queueMail(a.db, Date.now(), recipients, content);
+        // Separate processes poll the outbox every 5 s (nothing wakes them for rows this test inserts).
+        await until(async () => mailbox.messages.filter((mail) => mail.subject === 'Exactly once').length >= recipients.length, 'every mail to arrive', 30_000);
+        await sleep(500); // a second worker sending the same row would be sending at the same time: it would have arrived
+        const arrived = mailbox.messages.filter((mail) => mail.subject === 'Exactly once').map((mail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)!.text);
+        assert.equal(arrived.length, recipients.length);
+        assert.deepEqual(new Set(arrived), new Set(recipients));
+        const unsent = await a.db.selectFrom('mail_outbox').select('id').where('subject', '=', 'Exactly once').where('sent_at', 'is', null).execute();
+        assert.equal(unsent.length, 0);
+      });
+    });
   });
-
-  describe('two instances', () => {
-    let database: TestDatabase;
-    let mailbox: Mailbox;
-    let a: TestService;
-    let b: TestService;
-    before(async () => {
-      database = await createTestDatabase('postgres');
-      mailbox = await startSmtpServer();
-      const options = { database, mailbox, settings: { redisUrl: redisUrl!, textureStore: 'database' as const, owner: OWNER } };
-      a = await startService('postgres', options);
-      b = await startService('postgres', options);
-    });
-    after(async () => {
-      await a?.close();
-      await b?.close();
-      await mailbox?.close();
-      await database?.drop();
-    });
-
-    it('refuses a token on one instance as soon as it is logged out on the other', async () => {
-      const player = await a.registerPlayer();
-      assert.equal((await b.call('GET', '/api/home', { token: player.token })).status, 200);
-      assert.equal((await a.call('POST', '/api/auth/logout', { token: player.token })).status, 200);
-      assert.equal((await b.call('GET', '/api/home', { token: player.token })).status, 401);
-    });
-
-    it('refuses a banned player on one instance as soon as the ban is made on the other', async () => {
-      const player = await b.registerPlayer();
-      assert.equal((await a.call('GET', '/api/home', { token: player.token })).status, 200);
-      const banned = await b.call('PATCH', `/api/admin/user/${player.username}`, { token: await b.ownerToken(), body: { perms: -1 } });
-      assert.equal(banned.status, 200, banned.body?.msg);
-      assert.ok([401, 403].includes((await a.call('GET', '/api/home', { token: player.token })).status));
-    });
-
-    it('shares the rate limits', async () => {
-      const ip = randomAddress();
-      // Ten wrong codes from one address are allowed, spread over both instances; the eleventh is refused by both.
-      for (let attempt = 0; attempt < 10; attempt += 1) {
-        const reply = await (attempt % 2 === 0 ? a : b).call('POST', '/api/auth/confirm', { body: { code: 'WRONGCOD' }, ip });
-        assert.notEqual(reply.status, 429, `attempt ${attempt + 1}`);
-      }
-      assert.equal((await a.call('POST', '/api/auth/confirm', { body: { code: 'WRONGCOD' }, ip })).status, 429);
-      assert.equal((await b.call('POST', '/api/auth/confirm', { body: { code: 'WRONGCOD' }, ip })).status, 429);
-    });
-
-    it('serves a texture stored in the database from either instance', async () => {
-      const player = await a.registerPlayer();
-      const uploaded = await a.upload('/api/home/skins', player.token, { name: 'Shared' }, skinFile('classic'));
-      assert.equal(uploaded.status, 200, uploaded.body?.msg);
-      const fromA = await a.call('GET', `/api/skin/cloak/${player.username}`);
-      const fromB = await b.call('GET', `/api/skin/cloak/${player.username}`);
-      assert.equal(fromB.status, 200);
-      assert.deepEqual(fromB.raw, fromA.raw);
-      assert.equal((await b.call('GET', `/api/skin/head/${player.username}?type=player`)).status, 200);
-      const launcher = await b.call('GET', `/api/skin/launcher/${player.username}`);
-      assert.equal(launcher.status, 200);
-      assert.match(launcher.body.SKIN.digest, /^[0-9a-f]{64}$/);
-    });
-
-    it('sends each queued mail exactly once', async () => {
-      const recipients = Array.from({ length: 60 }, (_, index) => `once-${index}@example.org`);
-      const content = { subject: 'Exactly once', text: 'text', html: '<p>html</p>' };
-      // Queued together and woken together: both workers compete for every row.
-      await queueMail(a.db, Date.now(), recipients, content);
-      await until(async () => mailbox.messages.filter((mail) => mail.subject === 'Exactly once').length >= recipients.length, 'every mail to arrive');
-      await sleep(500); // longer than the workers' poll interval: a second send would have arrived by now
-      const arrived = mailbox.messages.filter((mail) => mail.subject === 'Exactly once').map((mail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)!.text);
-      assert.equal(arrived.length, recipients.length);
-      assert.deepEqual(new Set(arrived), new Set(recipients));
-      const unsent = await a.db.selectFrom('mail_outbox').select('id').where('subject', '=', 'Exactly once').where('sent_at', 'is', null).execute();
-      assert.equal(unsent.length, 0);
-    });
-  });
-});
+}

@@ -1,21 +1,13 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeEachDatabase } from '../../test/support/databases.ts';
+import { freePort } from '../../test/support/net.ts';
 import { until } from '../../test/support/wait.ts';
 import { randomAddress, startService, uniqueName, type TestService } from '../../test/support/service.ts';
 import { mailTo, startSmtpServer, type Mailbox } from '../../test/support/smtp.ts';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describeEachDatabase('mail delivery', (kind) => {
   const cleanups: (() => Promise<void>)[] = [];

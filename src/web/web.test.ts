@@ -6,8 +6,9 @@ import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { decodePng } from '../rendering/png.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
-import { browserMissing, DESKTOP, freePort, launchBrowser, PHONE, screenshot, watchPage } from '../../test/support/browser.ts';
+import { browserMissing, DESKTOP, launchBrowser, PHONE, screenshot, watchPage } from '../../test/support/browser.ts';
 import { fixture, FIXTURES } from '../../test/support/fixtures.ts';
+import { freePort } from '../../test/support/net.ts';
 import { OWNER, startService, uniqueName, type TestService } from '../../test/support/service.ts';
 import { linkIn, mailTo } from '../../test/support/smtp.ts';
 

@@ -1,4 +1,6 @@
-// Builds the whole service through the composition root, on a test database and the in-process SMTP server.
+// Builds the whole service through the composition root, on a test database and the in-process SMTP server;
+// or starts it as a process of its own (startServiceProcess), for tests of several instances.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +14,9 @@ import type { Database } from '../../src/database/schema.ts';
 import type { Settings } from '../../src/settings.ts';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.ts';
 import { multipartBody, type FormFile } from './multipart.ts';
+import { freePort } from './net.ts';
 import { codeIn, mailTo, startSmtpServer, type Mailbox } from './smtp.ts';
+import { until } from './wait.ts';
 
 export const PUBLIC_URL = 'http://skins.test';
 
@@ -34,9 +38,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-export interface TestService {
-  /** The running app; restart() replaces it. */
-  readonly app: FastifyInstance;
+/** What a test does with a running service, whether it runs in the test process or in a process of its own. */
+export interface ServiceClient {
   settings: Settings;
   database: TestDatabase;
   mailbox: Mailbox;
@@ -45,13 +48,18 @@ export interface TestService {
   call(method: string, url: string, options?: CallOptions): Promise<Reply>;
   /** A multipart/form-data POST, as a browser form sends it. */
   upload(url: string, token: string | undefined, fields: Record<string, string | string[]>, files: FormFile[]): Promise<Reply>;
-  /** Stops the app and starts a new one on the same database and mailbox, as a service restart would. */
-  restart(): Promise<void>;
   /** Logs in the OWNER (start the service with `settings: { owner: OWNER }`) and returns the token. */
   ownerToken(): Promise<string>;
   /** Registration steps 1-3 through the API, reading the code from the mail; returns a logged-in player. */
   registerPlayer(input?: { mail?: string; username?: string; password?: string }): Promise<{ token: string; mail: string; username: string; password: string }>;
   close(): Promise<void>;
+}
+
+export interface TestService extends ServiceClient {
+  /** The running app; restart() replaces it. */
+  readonly app: FastifyInstance;
+  /** Stops the app and starts a new one on the same database and mailbox, as a service restart would. */
+  restart(): Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -110,11 +118,115 @@ export async function startService(kind: DatabaseKind, options: ServiceOptions =
   };
   let app = await build();
 
-  const call: TestService['call'] = async (method, url, { body, token, ip, headers } = {}) => {
-    const response = await app.inject({
-      method: method as 'GET',
+  const send: Send = async ({ method, url, headers, payload, ip }) => {
+    const response = await app.inject({ method: method as 'GET', url, remoteAddress: ip ?? '127.0.0.1', headers, payload });
+    return replyOf(response.statusCode, response.headers, response.rawPayload);
+  };
+  const client = clientFor(send, mailbox);
+  const db = openDatabase(settings.database);
+  return {
+    ...client,
+    get app() {
+      return app;
+    },
+    async restart() {
+      await app.close();
+      app = await build();
+    },
+    settings,
+    database,
+    mailbox,
+    db,
+    async close() {
+      await app.close();
+      await db.destroy();
+      if (ownMailbox) await mailbox.close();
+      if (ownDatabase) await database.drop();
+    },
+  };
+}
+
+/** The service in a process of its own, started as `npm start` starts it, with the settings as environment variables. */
+export async function startServiceProcess(options: { database: TestDatabase; mailbox: Mailbox; settings?: Partial<Settings> }): Promise<ServiceClient> {
+  const { database, mailbox } = options;
+  const port = await freePort();
+  // Behind a "proxy" (the test), so that a test can choose the client address with X-Forwarded-For.
+  const settings = testSettings({ database: database.settings, smtpUrl: mailbox.url, port, trustProxy: true, ...options.settings });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { PATH: process.env.PATH, ...environmentOf(settings) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const base = `http://127.0.0.1:${port}`;
+  await until(async () => {
+    if (child.exitCode !== null) throw new Error(`the service process stopped (${child.exitCode}): ${output}`);
+    return (await fetch(`${base}/readyz`).catch(() => null))?.status === 200;
+  }, 'the service process to be ready', 30_000);
+
+  const send: Send = async ({ method, url, headers, payload, ip }) => {
+    const response = await fetch(base + url, { method, headers: { ...headers, ...(ip ? { 'x-forwarded-for': ip } : {}) }, body: payload === undefined ? undefined : new Uint8Array(Buffer.from(payload)) });
+    return replyOf(response.status, Object.fromEntries(response.headers), Buffer.from(await response.arrayBuffer()));
+  };
+  const db = openDatabase(settings.database);
+  return {
+    ...clientFor(send, mailbox),
+    settings,
+    database,
+    mailbox,
+    db,
+    async close() {
+      child.kill('SIGTERM');
+      const code = await exited;
+      await db.destroy();
+      if (code !== 0) throw new Error(`the service process stopped with ${code}: ${output}`);
+    },
+  };
+}
+
+/** The environment variables that give a process these settings (the inverse of settings.ts). */
+function environmentOf(settings: Settings): Record<string, string> {
+  const { database, owner } = settings;
+  return {
+    PORT: String(settings.port),
+    HOST: settings.host,
+    PUBLIC_URL: settings.publicUrl,
+    DATA_DIR: settings.dataDir,
+    DATABASE_URL: database.kind === 'postgres' ? database.url : `sqlite:${database.file}`,
+    JWT_SECRET: settings.jwtSecret,
+    JWT_TTL: String(settings.jwtTtlSeconds),
+    MAIL_FROM: settings.mailFrom,
+    LOG_LEVEL: settings.logLevel,
+    TRUST_PROXY: String(settings.trustProxy),
+    TEXTURE_STORE: settings.textureStore,
+    MAX_TEXTURE_BYTES: String(settings.maxTextureBytes),
+    MAX_SKIN_WIDTH: String(settings.maxSkinWidth),
+    RENDER_CACHE_MB: String(Math.ceil(settings.renderCacheBytes / (1024 * 1024))),
+    WORKERS: String(settings.workers),
+    ...(settings.smtpUrl ? { SMTP_URL: settings.smtpUrl } : {}),
+    ...(settings.redisUrl ? { REDIS_URL: settings.redisUrl } : {}),
+    ...(settings.metricsToken ? { METRICS_TOKEN: settings.metricsToken } : {}),
+    ...(owner ? { OWNER_USERNAME: owner.username, OWNER_MAIL: owner.mail, OWNER_PASSWORD: owner.password } : {}),
+  };
+}
+
+/** One HTTP exchange with the service: injected into an app in this process, or sent over a socket. */
+type Send = (request: { method: string; url: string; headers: Record<string, string>; payload?: string | Buffer; ip?: string }) => Promise<Reply>;
+
+function replyOf(status: number, headers: Reply['headers'], raw: Buffer): Reply {
+  const isJson = String(headers['content-type'] ?? '').includes('json');
+  return { status, headers, body: isJson ? JSON.parse(raw.toString('utf8')) : undefined, raw };
+}
+
+/** The calls and multi-step helpers tests use, over either kind of exchange. */
+function clientFor(send: Send, mailbox: Mailbox): Pick<ServiceClient, 'call' | 'upload' | 'registerPlayer' | 'ownerToken'> {
+  const call: ServiceClient['call'] = (method, url, { body, token, ip, headers } = {}) =>
+    send({
+      method,
       url,
-      remoteAddress: ip ?? '127.0.0.1',
+      ip,
       headers: {
         ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         ...(token ? { authorization: `Bearer ${token}` } : {}),
@@ -122,22 +234,13 @@ export async function startService(kind: DatabaseKind, options: ServiceOptions =
       },
       payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
-    const isJson = String(response.headers['content-type'] ?? '').includes('json');
-    return { status: response.statusCode, headers: response.headers, body: isJson ? response.json() : undefined, raw: response.rawPayload };
-  };
 
-  const upload: TestService['upload'] = async (url, token, fields, files) => {
+  const upload: ServiceClient['upload'] = (url, token, fields, files) => {
     const { payload, contentType } = multipartBody(fields, files);
-    const response = await app.inject({
-      method: 'POST',
-      url,
-      payload,
-      headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    });
-    return { status: response.statusCode, headers: response.headers, body: response.json(), raw: response.rawPayload };
+    return send({ method: 'POST', url, payload, headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
   };
 
-  const registerPlayer: TestService['registerPlayer'] = async (input = {}) => {
+  const registerPlayer: ServiceClient['registerPlayer'] = async (input = {}) => {
     const username = input.username ?? uniqueName();
     const mail = input.mail ?? `${username.toLowerCase()}@example.org`;
     const password = input.password ?? 'correct horse battery';
@@ -161,28 +264,5 @@ export async function startService(kind: DatabaseKind, options: ServiceOptions =
     return login.body.data.jwt as string;
   };
 
-  const db = openDatabase(settings.database);
-  return {
-    ownerToken,
-    get app() {
-      return app;
-    },
-    async restart() {
-      await app.close();
-      app = await build();
-    },
-    settings,
-    database,
-    mailbox,
-    db,
-    call,
-    upload,
-    registerPlayer,
-    async close() {
-      await app.close();
-      await db.destroy();
-      if (ownMailbox) await mailbox.close();
-      if (ownDatabase) await database.drop();
-    },
-  };
+  return { call, upload, registerPlayer, ownerToken };
 }
