@@ -110,7 +110,6 @@ export class TextureLibrary {
 
   private async removeBytesIfRowGone(digest: string) {
     // An upload of the same texture may have recreated the row since our commit; its bytes must stay.
-    if (await this.db.selectFrom('textures').select('digest').where('digest', '=', digest).executeTakeFirst()) return;
-    await this.store.remove(digest);
+    await this.store.remove(digest, async () => (await this.db.selectFrom('textures').select('digest').where('digest', '=', digest).executeTakeFirst()) !== undefined);
   }
 }

@@ -12,8 +12,11 @@ export interface TextureStore {
   /** Makes the bytes durable before the row that refers to them commits; does nothing when they are there. */
   write(digest: string, png: Buffer): Promise<void>;
   read(digest: string): Promise<Buffer | null>;
-  /** Removes the bytes of a texture whose row is gone. */
-  remove(digest: string): Promise<void>;
+  /**
+   * Removes the bytes of a texture whose row was deleted, unless `rowExists()`, asked once the bytes are set aside,
+   * says an upload of the same texture has committed a new row since.
+   */
+  remove(digest: string, rowExists: () => Promise<boolean>): Promise<void>;
   /** Removes bytes that no row refers to (left by a crash between a commit and a file removal). */
   sweep(liveDigests: Set<string>): Promise<number>;
 }
@@ -49,10 +52,21 @@ export class FileTextureStore implements TextureStore {
     }
   }
 
-  async remove(digest: string) {
-    await unlink(this.pathOf(digest)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
+  async remove(digest: string, rowExists: () => Promise<boolean>) {
+    // Set aside first, then look. An upload whose row commits after the look writes the bytes again after its
+    // commit, and only the set-aside name is ever unlinked, so those bytes stay. (Looking first and unlinking the
+    // real name after could remove bytes an upload wrote between the two.) A crash leaves a .tmp for the sweep.
+    const path = this.pathOf(digest);
+    const aside = `${path}.${randomBytes(6).toString('hex')}.removing.tmp`;
+    try {
+      await rename(path, aside);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      throw error;
+    }
+    // Putting the bytes back may replace an upload's copy of them: the same bytes, since the name is their digest.
+    if (await rowExists()) await rename(aside, path);
+    else await unlink(aside);
   }
 
   /**
