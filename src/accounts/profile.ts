@@ -4,9 +4,6 @@ import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database, UserRow } from '../database/schema.ts';
 import type { UserDetail } from '../http/api-types.ts';
 
-export type { UserDetail };
-
-
 export const userDetailSchema = {
   type: 'object',
   properties: {

@@ -4,7 +4,7 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { effectiveLevel, LEVELS } from '../accounts/authenticate.ts';
 import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
 import { hashPassword } from '../accounts/passwords.ts';
-import type { Profiles, UserDetail } from '../accounts/profile.ts';
+import type { Profiles } from '../accounts/profile.ts';
 import { checkMail, checkPassword, checkUsername, mailKey, usernameKey } from '../accounts/rules.ts';
 import { revokeAllSessions } from '../accounts/service.ts';
 import { recordAudit, type Actor } from '../audit/audit.ts';
@@ -13,11 +13,7 @@ import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
 import { badRequest, conflict, forbidden } from '../http/envelope.ts';
 import type { PageQuery } from '../http/pagination.ts';
-import type { UserRecord, AuditEntry } from '../http/api-types.ts';
-
-export type { UserRecord, AuditEntry };
-
-/** The User record of interface.md 2.3. `password` is the stored argon2id hash, as contract section 2 says. */
+import type { AuditEntry, UserDetail, UserRecord } from '../http/api-types.ts';
 
 export interface UserChanges {
   username?: string;
@@ -29,7 +25,6 @@ export interface UserChanges {
   dsid?: boolean;
   mail_verification?: boolean;
 }
-
 
 export interface AuditFilter extends PageQuery {
   for?: number;

@@ -42,6 +42,7 @@ export interface UserDetail {
   Mail_verification: number;
 }
 
+/** The User record of interface.md 2.3. `password` is the stored argon2id hash, as contract section 2 says. */
 export interface UserRecord {
   id: number;
   username: string;

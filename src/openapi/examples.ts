@@ -1,9 +1,7 @@
 // Example values for the OpenAPI document, one consistent story (player Steve, id 7, one skin, one cape), typed
 // by the shapes the services return so that they cannot drift from them.
-import type { UserDetail } from '../accounts/profile.ts';
-import type { AuditEntry, UserRecord } from '../admin/service.ts';
+import type { AuditEntry, CapeRecord, SkinRecord, UserDetail, UserRecord } from '../http/api-types.ts';
 import type { LauncherDocument } from '../images/service.ts';
-import type { CapeRecord, SkinRecord } from '../textures/wardrobe.ts';
 
 export const BASE = 'http://localhost:8080';
 export const PLAYER_UUID = '3f1d2c4b-5a69-4e7d-8c2b-1a0f9e8d7c6b';

@@ -11,11 +11,7 @@ import { badRequest, notFound } from '../http/envelope.ts';
 import { isSlimSkin } from '../rendering/render.ts';
 import { canonicalTexture } from './canonical.ts';
 import type { TextureLibrary } from './library.ts';
-import type { SkinRecord, CapeRecord } from '../http/api-types.ts';
-
-export type { SkinRecord, CapeRecord };
-
-
+import type { CapeRecord, SkinRecord } from '../http/api-types.ts';
 
 export interface Page {
   limit: number;
