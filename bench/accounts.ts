@@ -2,13 +2,12 @@
 import { cpus } from 'node:os';
 import { verify } from '@node-rs/argon2';
 import { hashPassword } from '../src/accounts/passwords.ts';
-import { BENCH_OWNER, compareLoad, comparisonFigures, load, rate, startServerProcess, type Figure } from './lib.ts';
+import { BENCH_OWNER, compareLoad, comparisonFigures, load, ownerToken, rate, startServerProcess, type Figure } from './lib.ts';
 
 // Enough logins in flight to keep every argon2 thread busy (libuv's pool has 4 threads by default).
 const HASH_CONCURRENCY = 4;
 // More clients than threads, so that the pool always has the next login queued while one is being answered.
 const LOGIN_CONNECTIONS = 16;
-
 
 export async function runAccountBench(seconds = 5): Promise<Figure[]> {
   const stored = await hashPassword(BENCH_OWNER.OWNER_PASSWORD);
@@ -23,7 +22,7 @@ export async function runAccountBench(seconds = 5): Promise<Figure[]> {
     const logins = await load({ url: `${server.url}/api/auth/login`, method: 'POST', headers: json, body: loginBody, connections: LOGIN_CONNECTIONS, seconds });
     if (logins.errors > 0) throw new Error(`${logins.errors} logins failed during the benchmark`);
 
-    const token = ((await (await fetch(`${server.url}/api/auth/login`, { method: 'POST', headers: json, body: loginBody })).json()) as { data: { jwt: string } }).data.jwt;
+    const token = await ownerToken(server.url);
     const home = await compareLoad(
       { url: `${server.url}/api/home`, headers: { authorization: `Bearer ${token}` }, seconds: 3, server },
       { url: `${bare.url}/bare`, seconds: 3, server: bare },

@@ -6,7 +6,6 @@ import { migrateToLatest, openDatabase } from '../src/database/connect.ts';
 import { seedUsers } from '../scripts/seed-users.ts';
 import { BENCH_OWNER, ownerToken, startServerProcess } from './lib.ts';
 
-
 export interface LatencyRow {
   name: string;
   p50Ms: number;

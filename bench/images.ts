@@ -1,17 +1,11 @@
 // Issue 3's HTTP figure: cached image requests per second against a static 1 KB PNG served from memory by Fastify.
-import { readFileSync } from 'node:fs';
-import { BENCH_OWNER, ownerToken, compareLoad, comparisonFigures, startServerProcess, type Figure } from './lib.ts';
-
+import { BENCH_OWNER, compareLoad, comparisonFigures, ownerToken, startServerProcess, uploadFixtureSkin, type Figure } from './lib.ts';
 
 export async function runImageHttpBench(seconds = 3): Promise<Figure[]> {
   const server = await startServerProcess('src/main.ts', BENCH_OWNER);
   const bare = await startServerProcess('bench/bare-server.ts');
   try {
-    const token = await ownerToken(server.url);
-    const form = new FormData();
-    form.append('skin', new Blob([readFileSync('test/fixtures/skins/classic.png')], { type: 'image/png' }), 'classic.png');
-    const uploaded = await fetch(`${server.url}/api/home/skins`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-    if (!uploaded.ok) throw new Error(`skin upload failed: ${uploaded.status}`);
+    await uploadFixtureSkin(server.url, await ownerToken(server.url), 'classic');
 
     const head = `${server.url}/api/skin/head/${BENCH_OWNER.OWNER_USERNAME}?type=player&size=100`;
     await fetch(head); // renders once; every request after is served from the render cache

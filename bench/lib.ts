@@ -19,6 +19,15 @@ export async function ownerToken(serverUrl: string): Promise<string> {
   return ((await login.json()) as { data: { jwt: string } }).data.jwt;
 }
 
+/** Uploads the fixture skin `name` (test/fixtures/skins/NAME.png) as the token's owner; returns its digest. */
+export async function uploadFixtureSkin(serverUrl: string, token: string, name: string): Promise<string> {
+  const form = new FormData();
+  form.append('skin', new Blob([readFileSync(`test/fixtures/skins/${name}.png`)], { type: 'image/png' }), `${name}.png`);
+  const uploaded = await fetch(`${serverUrl}/api/home/skins`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  if (!uploaded.ok) throw new Error(`upload of ${name}: ${uploaded.status}`);
+  return ((await uploaded.json()) as { data: { digest: string } }).data.digest;
+}
+
 export interface ServerProcess {
   url: string;
   /** CPU time the server process's threads have used so far, in ms; from /proc, so Linux only. */

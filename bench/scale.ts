@@ -1,7 +1,7 @@
 // Issue 6's figures: the launcher document and head images of random players among 100,000, under 200
 // concurrent connections, on SQLite and on PostgreSQL, with the server's peak memory.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
@@ -9,7 +9,7 @@ import { openDatabase } from '../src/database/connect.ts';
 import type { DatabaseSettings } from '../src/settings.ts';
 import { seedUsers } from '../scripts/seed-users.ts';
 import { createTestDatabase } from '../test/support/databases.ts';
-import { BENCH_OWNER, ownerToken, load, startServerProcess, type LoadResult } from './lib.ts';
+import { BENCH_OWNER, load, ownerToken, startServerProcess, uploadFixtureSkin, type LoadResult } from './lib.ts';
 
 const SKINS = ['classic', 'slim', 'hd-128', 'legacy-64x32', 'no-overlay', 'flat-palette', 'classic-16bit'];
 const CONNECTIONS = 200;
@@ -47,19 +47,13 @@ async function dressSeededPlayers(database: DatabaseSettings, digests: string[])
 
 async function runOn(kind: 'sqlite' | 'postgres', users: number, seconds: number): Promise<ScaleRow[]> {
   const dataDir = mkdtempSync(join(tmpdir(), `skinservice-bench-scale-${kind}-`));
-  const database = kind === 'sqlite' ? { settings: { kind: 'sqlite', file: join(dataDir, 'skinservice.sqlite') } as DatabaseSettings, drop: async () => {} } : await createTestDatabase('postgres');
+  const database = await createTestDatabase(kind);
   const databaseUrl = database.settings.kind === 'sqlite' ? `sqlite:${database.settings.file}` : database.settings.url;
   const server = await startServerProcess('src/main.ts', { ...BENCH_OWNER, DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
   try {
     const token = await ownerToken(server.url);
     const digests: string[] = [];
-    for (const name of SKINS) {
-      const form = new FormData();
-      form.append('skin', new Blob([readFileSync(`test/fixtures/skins/${name}.png`)], { type: 'image/png' }), `${name}.png`);
-      const uploaded = await fetch(`${server.url}/api/home/skins`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
-      if (!uploaded.ok) throw new Error(`upload of ${name}: ${uploaded.status}`);
-      digests.push(((await uploaded.json()) as { data: { digest: string } }).data.digest);
-    }
+    for (const name of SKINS) digests.push(await uploadFixtureSkin(server.url, token, name));
     const seedDb = openDatabase(database.settings);
     const uuids = await seedUsers(seedDb, users);
     await seedDb.destroy();
