@@ -161,10 +161,15 @@ export async function startServiceProcess(options: { database: TestDatabase; mai
   child.stderr.on('data', (chunk) => (output += chunk));
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const base = `http://127.0.0.1:${port}`;
-  await until(async () => {
-    if (child.exitCode !== null) throw new Error(`the service process stopped (${child.exitCode}): ${output}`);
-    return (await fetch(`${base}/readyz`).catch(() => null))?.status === 200;
-  }, 'the service process to be ready', 30_000);
+  try {
+    await until(async () => {
+      if (child.exitCode !== null) throw new Error(`the service process stopped (${child.exitCode}): ${output}`);
+      return (await fetch(`${base}/readyz`).catch(() => null))?.status === 200;
+    }, 'the service process to be ready', 30_000);
+  } catch (error) {
+    child.kill('SIGKILL'); // a process that never became ready must not outlive the test
+    throw error;
+  }
 
   const send: Send = async ({ method, url, headers, payload, ip }) => {
     const response = await fetch(base + url, { method, headers: { ...headers, ...(ip ? { 'x-forwarded-for': ip } : {}) }, body: payload === undefined ? undefined : new Uint8Array(Buffer.from(payload)) });
