@@ -85,6 +85,9 @@ describeEachDatabase('operator CLI', (kind) => {
       const again = await cli('backup', file);
       assert.equal(again.code, 1);
       assert.match(again.err, /exists already/);
+      const nowhere = await cli('backup', join(file, 'no-such-folder', 'copy.sqlite'));
+      assert.equal(nowhere.code, 1);
+      assert.match(nowhere.err, /folder .*no-such-folder does not exist/);
     } finally {
       await app.close();
     }

@@ -1,7 +1,8 @@
 // The operator CLI: `npm run cli -- <command>`. It works on the database the server's settings name (the same
 // environment and .env), applies the same rules as the admin API, and writes its changes to the audit log as `cli`.
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Profiles } from '../accounts/profile.ts';
 import { createAccount } from '../accounts/service.ts';
@@ -102,8 +103,12 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
         const sqlite = directSqlite(db);
         if (!sqlite) throw new UsageError('backup copies SQLite databases; back up PostgreSQL with pg_dump (docs/operations.md)');
         if (existsSync(file)) throw new UsageError(`${file} exists already; name a new file`);
+        if (!existsSync(dirname(file))) throw new UsageError(`the folder ${dirname(file)} does not exist; create it first`);
         // SQLite's online backup API: copies page by page and restarts when a writer changes a page it copied.
-        const { totalPages } = await sqlite.connection.backup(file);
+        const { totalPages } = await sqlite.connection.backup(file).catch((error: unknown) => {
+          rmSync(file, { force: true }); // no half-written copy that looks like a backup
+          throw error;
+        });
         print(`Backed up ${totalPages} pages to ${file}`);
         return;
       }
