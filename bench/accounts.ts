@@ -18,8 +18,22 @@ export async function runAccountBench(seconds = 5): Promise<Figure[]> {
   try {
     const loginBody = JSON.stringify({ username: BENCH_OWNER.OWNER_USERNAME, password: BENCH_OWNER.OWNER_PASSWORD });
     const json = { 'content-type': 'application/json' };
-    await load({ url: `${server.url}/api/auth/login`, method: 'POST', headers: json, body: loginBody, connections: LOGIN_CONNECTIONS, seconds: 2 }); // warm-up
-    const logins = await load({ url: `${server.url}/api/auth/login`, method: 'POST', headers: json, body: loginBody, connections: LOGIN_CONNECTIONS, seconds });
+    await load({
+      url: `${server.url}/api/auth/login`,
+      method: 'POST',
+      headers: json,
+      body: loginBody,
+      connections: LOGIN_CONNECTIONS,
+      seconds: 2,
+    }); // warm-up
+    const logins = await load({
+      url: `${server.url}/api/auth/login`,
+      method: 'POST',
+      headers: json,
+      body: loginBody,
+      connections: LOGIN_CONNECTIONS,
+      seconds,
+    });
     if (logins.errors > 0) throw new Error(`${logins.errors} logins failed during the benchmark`);
 
     const token = await ownerToken(server.url);

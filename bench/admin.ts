@@ -41,10 +41,30 @@ export async function runAdminBench(users = 100_000): Promise<LatencyRow[]> {
     const lastPage = Math.floor((total - 1) / 100) * 100;
     let next = 0;
     return [
-      await latency(`GET /api/admin/users, first page (100 of ${total})`, () => `${server.url}/api/admin/users?limit=100&offset=0`, token, 200),
-      await latency(`GET /api/admin/users, last page (offset ${lastPage})`, () => `${server.url}/api/admin/users?limit=100&offset=${lastPage}`, token, 200),
-      await latency('GET /api/admin/users?search=seed_4242 (substring search)', () => `${server.url}/api/admin/users?search=seed_4242`, token, 100),
-      await latency('GET /api/admin/user/{uuid} (a different user each time)', () => `${server.url}/api/admin/user/${uuids[(next += 7919) % uuids.length]}`, token, 500),
+      await latency(
+        `GET /api/admin/users, first page (100 of ${total})`,
+        () => `${server.url}/api/admin/users?limit=100&offset=0`,
+        token,
+        200,
+      ),
+      await latency(
+        `GET /api/admin/users, last page (offset ${lastPage})`,
+        () => `${server.url}/api/admin/users?limit=100&offset=${lastPage}`,
+        token,
+        200,
+      ),
+      await latency(
+        'GET /api/admin/users?search=seed_4242 (substring search)',
+        () => `${server.url}/api/admin/users?search=seed_4242`,
+        token,
+        100,
+      ),
+      await latency(
+        'GET /api/admin/user/{uuid} (a different user each time)',
+        () => `${server.url}/api/admin/user/${uuids[(next += 7919) % uuids.length]}`,
+        token,
+        500,
+      ),
     ];
   } finally {
     await server.stop();

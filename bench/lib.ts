@@ -23,7 +23,11 @@ export async function ownerToken(serverUrl: string): Promise<string> {
 export async function uploadFixtureSkin(serverUrl: string, token: string, name: string): Promise<string> {
   const form = new FormData();
   form.append('skin', new Blob([readFileSync(`test/fixtures/skins/${name}.png`)], { type: 'image/png' }), `${name}.png`);
-  const uploaded = await fetch(`${serverUrl}/api/home/skins`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const uploaded = await fetch(`${serverUrl}/api/home/skins`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
   if (!uploaded.ok) throw new Error(`upload of ${name}: ${uploaded.status}`);
   return ((await uploaded.json()) as { data: { digest: string } }).data.digest;
 }
@@ -121,7 +125,9 @@ export async function load(options: {
     connections: options.connections ?? 50,
     duration: options.seconds ?? 5,
     ...(options.rate ? { overallRate: options.rate } : {}),
-    ...(options.nextPath ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: options.nextPath!() }) }] } : {}),
+    ...(options.nextPath
+      ? { requests: [{ setupRequest: (request: autocannon.Request) => ({ ...request, path: options.nextPath!() }) }] }
+      : {}),
   });
   const cpuUsed = options.server && cpuBefore !== undefined ? options.server.cpuMs() - cpuBefore : undefined;
   return {
@@ -165,7 +171,11 @@ const FIXED_RATE = 2000;
  * This machine's speed drifts by tens of percent from one run to the next, so a route and its reference are
  * measured alternately, round after round, and the median of the per-round ratios is reported.
  */
-export async function compareLoad(subject: Parameters<typeof load>[0], reference: Parameters<typeof load>[0], rounds = 5): Promise<Comparison> {
+export async function compareLoad(
+  subject: Parameters<typeof load>[0],
+  reference: Parameters<typeof load>[0],
+  rounds = 5,
+): Promise<Comparison> {
   // An untimed round first: a fresh server spends its first seconds compiling its hot paths (TurboFan).
   await load({ ...reference, seconds: 2 });
   await load({ ...subject, seconds: 2 });
@@ -176,7 +186,9 @@ export async function compareLoad(subject: Parameters<typeof load>[0], reference
     if (subjectResult.errors > 0) throw new Error(`${subjectResult.errors} requests to ${subject.url} failed`);
     results.push({ subject: subjectResult, reference: referenceResult });
   }
-  results.sort((a, b) => a.subject.requestsPerSecond / a.reference.requestsPerSecond - b.subject.requestsPerSecond / b.reference.requestsPerSecond);
+  results.sort(
+    (a, b) => a.subject.requestsPerSecond / a.reference.requestsPerSecond - b.subject.requestsPerSecond / b.reference.requestsPerSecond,
+  );
   const median = results[Math.floor(results.length / 2)]!;
   const cpuRatios: number[] = [];
   for (let round = 0; round < rounds; round += 1) {
@@ -185,7 +197,11 @@ export async function compareLoad(subject: Parameters<typeof load>[0], reference
     if (referenceCpu !== undefined && subjectCpu !== undefined) cpuRatios.push(referenceCpu / subjectCpu);
   }
   cpuRatios.sort((a, b) => a - b);
-  return { ...median, ratio: median.subject.requestsPerSecond / median.reference.requestsPerSecond, cpuRatio: cpuRatios[Math.floor(cpuRatios.length / 2)] ?? Number.NaN };
+  return {
+    ...median,
+    ratio: median.subject.requestsPerSecond / median.reference.requestsPerSecond,
+    cpuRatio: cpuRatios[Math.floor(cpuRatios.length / 2)] ?? Number.NaN,
+  };
 }
 
 export interface Figure {

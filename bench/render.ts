@@ -103,9 +103,27 @@ function compareWithSkia(skin: RgbaImage, size: number): Row[] {
     pngBytes,
   });
   return [
-    row('own', 'own', measure(() => renderImage(request)), measure(() => renderPixels(request)), renderImage(request).length),
-    row('skia+own-png', 'skia', measure(() => encodePng(skiaHead(skin, size))), measure(() => skiaHead(skin, size)), encodePng(skia).length),
-    row('skia+skia-png', 'skia', measure(() => skiaHeadCanvas(skin, size).encodeSync('png')), measure(() => skiaHead(skin, size)), skiaHeadCanvas(skin, size).encodeSync('png').length),
+    row(
+      'own',
+      'own',
+      measure(() => renderImage(request)),
+      measure(() => renderPixels(request)),
+      renderImage(request).length,
+    ),
+    row(
+      'skia+own-png',
+      'skia',
+      measure(() => encodePng(skiaHead(skin, size))),
+      measure(() => skiaHead(skin, size)),
+      encodePng(skia).length,
+    ),
+    row(
+      'skia+skia-png',
+      'skia',
+      measure(() => skiaHeadCanvas(skin, size).encodeSync('png')),
+      measure(() => skiaHead(skin, size)),
+      skiaHeadCanvas(skin, size).encodeSync('png').length,
+    ),
   ];
 }
 
@@ -132,7 +150,10 @@ function skiaHeadCanvas(skin: RgbaImage, size: number) {
   // The hat cube's outline is a hexagon 8*4.5/sqrt6 high (and narrower than that): fit its height.
   const scale = size / ((8 * hatHalf) / Math.sqrt(6));
   const onScreen = (v: Vector) => [scale * dot(v, ISO_RIGHT), -scale * dot(v, ISO_UP)] as const;
-  for (const [u, v, half] of [[0, 0, 4], [32, 0, hatHalf]] as const) {
+  for (const [u, v, half] of [
+    [0, 0, 4],
+    [32, 0, hatHalf],
+  ] as const) {
     const edge = 2 * half;
     const faces: [x: number, y: number, corner: Vector, across: Vector, down: Vector, brightness: number][] = [
       [u + 8, v, [-half, half, -half], [edge, 0, 0], [0, 0, edge], SHADE.top],
@@ -153,9 +174,17 @@ function skiaHeadCanvas(skin: RgbaImage, size: number) {
 
 function printRows(rows: Row[]): void {
   const header = ['case', 'renders/s', 'mean ms', 'raster ms', 'encode ms', 'bytes'];
-  const lines = rows.map((row) => [row.name, row.rendersPerSecond.toFixed(0), row.meanMs.toFixed(3), row.rasterMs.toFixed(3), row.encodeMs.toFixed(3), String(row.pngBytes)]);
+  const lines = rows.map((row) => [
+    row.name,
+    row.rendersPerSecond.toFixed(0),
+    row.meanMs.toFixed(3),
+    row.rasterMs.toFixed(3),
+    row.encodeMs.toFixed(3),
+    String(row.pngBytes),
+  ]);
   const widths = header.map((title, column) => Math.max(title.length, ...lines.map((line) => line[column]!.length)));
-  for (const line of [header, ...lines]) console.log(line.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
+  for (const line of [header, ...lines])
+    console.log(line.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join('  '));
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

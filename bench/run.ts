@@ -55,7 +55,10 @@ for (const render of await runRenderBench()) {
 }
 for (const figure of [...(await runAccountBench()), ...(await runImageHttpBench())]) rows.push(httpRow(figure));
 for (const admin of await runAdminBench()) {
-  rows.push({ figure: `${admin.name}, one at a time, 100,000 users [sqlite]`, value: `p50 ${admin.p50Ms.toFixed(2)} ms, p99 ${admin.p99Ms.toFixed(2)} ms` });
+  rows.push({
+    figure: `${admin.name}, one at a time, 100,000 users [sqlite]`,
+    value: `p50 ${admin.p50Ms.toFixed(2)} ms, p99 ${admin.p99Ms.toFixed(2)} ms`,
+  });
 }
 const scale = await runScaleBench();
 for (const row of scale.rows) {
@@ -66,10 +69,14 @@ for (const row of scale.rows) {
   });
 }
 
-console.log(`\nMachine: ${machine()}. HTTP rows: server in its own process, autocannon with 50 connections (16 for logins) unless the row says otherwise.\n`);
+console.log(
+  `\nMachine: ${machine()}. HTTP rows: server in its own process, autocannon with 50 connections (16 for logins) unless the row says otherwise.\n`,
+);
 console.log('| figure | value | against | ratio (saturated) | server CPU ratio (fixed rate) | target | met |');
 console.log('|---|---|---|---|---|---|---|');
 for (const row of rows) {
-  console.log(`| ${row.figure} | ${row.value} | ${row.against ?? ''} | ${percent(row.ratio)} | ${percent(row.cpuRatio)} | ${row.target ?? ''} | ${row.met ?? ''} |`);
+  console.log(
+    `| ${row.figure} | ${row.value} | ${row.against ?? ''} | ${percent(row.ratio)} | ${percent(row.cpuRatio)} | ${row.target ?? ''} | ${row.met ?? ''} |`,
+  );
 }
 if (scale.skipped) console.log(`\n${scale.skipped}`);

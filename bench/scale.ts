@@ -39,7 +39,9 @@ async function dressSeededPlayers(database: DatabaseSettings, digests: string[])
       }));
       await db.transaction().execute((trx) => trx.insertInto('skins').values(rows).execute());
     }
-    await sql`UPDATE users SET selected_skin_id = (SELECT MIN(skins.id) FROM skins WHERE skins.user_id = users.id) WHERE username_key LIKE 'seed\\_%'`.execute(db);
+    await sql`UPDATE users SET selected_skin_id = (SELECT MIN(skins.id) FROM skins WHERE skins.user_id = users.id) WHERE username_key LIKE 'seed\\_%'`.execute(
+      db,
+    );
   } finally {
     await db.destroy();
   }

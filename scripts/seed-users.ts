@@ -12,7 +12,11 @@ export const SEEDED_PASSWORD = 'seeded password';
 /** Inserts `count` players named seed_1, seed_2, ... (continuing after any seeded before); returns their UUIDs. */
 export async function seedUsers(db: Kysely<Database>, count: number): Promise<string[]> {
   const hash = await hashPassword(SEEDED_PASSWORD);
-  const { seeded } = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('seeded')).where('username_key', 'like', 'seed\\_%').executeTakeFirstOrThrow();
+  const { seeded } = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<number>().as('seeded'))
+    .where('username_key', 'like', 'seed\\_%')
+    .executeTakeFirstOrThrow();
   const first = Number(seeded) + 1;
   const uuids: string[] = [];
   const now = Date.now();

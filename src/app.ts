@@ -63,7 +63,10 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     try {
       done(null, JSON.parse(body as string));
     } catch {
-      done(Object.assign(new Error('Request body is not valid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' }), undefined);
+      done(
+        Object.assign(new Error('Request body is not valid JSON'), { statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY' }),
+        undefined,
+      );
     }
   });
 
@@ -108,7 +111,8 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     app.log.info({ username: settings.owner.username }, outcome === 'created' ? 'owner account created' : 'owner account exists');
   }
 
-  const store = settings.textureStore === 'database' ? new DatabaseTextureStore(db) : new FileTextureStore(join(settings.dataDir, 'textures'));
+  const store =
+    settings.textureStore === 'database' ? new DatabaseTextureStore(db) : new FileTextureStore(join(settings.dataDir, 'textures'));
   // A quarter of the budget for decoded textures and texture files, the rest for rendered images.
   const library = new TextureLibrary(db, store, clock, settings.renderCacheBytes / 4);
   const swept = await library.sweep();

@@ -116,7 +116,8 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   if (smtpUrl !== null && !/^smtps?:\/\/[^/]+/.test(smtpUrl)) bad('SMTP_URL', 'must be smtp://host:port or smtps://user:pass@host:port');
 
   const mailFrom = text('MAIL_FROM') ?? `Skin service <no-reply@${hostnameOf(publicUrl)}>`;
-  if (!/<?[^\s@<>]+@[^\s@<>]+>?\s*$/.test(mailFrom)) bad('MAIL_FROM', 'must be a mail address, optionally with a display name: Name <address@host>');
+  if (!/<?[^\s@<>]+@[^\s@<>]+>?\s*$/.test(mailFrom))
+    bad('MAIL_FROM', 'must be a mail address, optionally with a display name: Name <address@host>');
 
   const redisUrl = text('REDIS_URL') ?? null;
   if (redisUrl !== null && !/^rediss?:\/\/[^/]+/.test(redisUrl)) bad('REDIS_URL', 'must be redis://host:port or rediss://host:port');
@@ -146,7 +147,8 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
 
   // In-memory rate-limit counters would be per process: each worker would allow the full limit again.
   const workers = wholeNumber('WORKERS', 1, 1, 256);
-  if (workers > 1 && redisUrl === null) bad('WORKERS', 'more than 1 needs REDIS_URL, so that the worker processes share one rate-limit count');
+  if (workers > 1 && redisUrl === null)
+    bad('WORKERS', 'more than 1 needs REDIS_URL, so that the worker processes share one rate-limit count');
 
   const metricsToken = text('METRICS_TOKEN') ?? null;
   if (metricsToken !== null && Buffer.byteLength(metricsToken) < 16) bad('METRICS_TOKEN', 'must be at least 16 bytes long');

@@ -12,7 +12,15 @@ if (process.env.REQUIRE_SERVICES === '1' && !redisUrl) throw new Error('REQUIRE_
 describe('WORKERS=2', { skip: redisUrl ? false : 'set TEST_REDIS_URL to run the worker processes (they need Redis)' }, () => {
   it('serves from two processes, sums their metrics, and stops both on SIGTERM', async () => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'skinservice-workers-')), PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', WORKERS: '2', REDIS_URL: redisUrl },
+      env: {
+        ...process.env,
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'skinservice-workers-')),
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'info',
+        WORKERS: '2',
+        REDIS_URL: redisUrl,
+      },
     });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));

@@ -34,10 +34,17 @@ for (const [way, startInstance] of ways) {
         const starts = await Promise.allSettled(Array.from({ length: 4 }, () => startInstance({ database, mailbox, settings })));
         const instances = starts.flatMap((start) => (start.status === 'fulfilled' ? [start.value] : []));
         try {
-          assert.deepEqual(starts.filter((start) => start.status === 'rejected'), [], 'every instance starts');
+          assert.deepEqual(
+            starts.filter((start) => start.status === 'rejected'),
+            [],
+            'every instance starts',
+          );
           const [first] = instances;
           await first!.ownerToken();
-          const migrations = await first!.db.selectFrom('kysely_migration' as never).select('name' as never).execute();
+          const migrations = await first!.db
+            .selectFrom('kysely_migration' as never)
+            .select('name' as never)
+            .execute();
           assert.equal(migrations.length, 3);
           const owners = await first!.db.selectFrom('users').select('id').where('perms', '=', 3).execute();
           assert.equal(owners.length, 1);
@@ -115,12 +122,23 @@ for (const [way, startInstance] of ways) {
         // Inserted behind the instances' backs: both mail workers find the rows by polling and compete for each.
         await queueMail(a.db, Date.now(), recipients, content);
         // Separate processes poll the outbox every 5 s (nothing wakes them for rows this test inserts).
-        await until(async () => mailbox.messages.filter((mail) => mail.subject === 'Exactly once').length >= recipients.length, 'every mail to arrive', 30_000);
+        await until(
+          async () => mailbox.messages.filter((mail) => mail.subject === 'Exactly once').length >= recipients.length,
+          'every mail to arrive',
+          30_000,
+        );
         await sleep(500); // a second worker sending the same row would be sending at the same time: it would have arrived
-        const arrived = mailbox.messages.filter((mail) => mail.subject === 'Exactly once').map((mail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)!.text);
+        const arrived = mailbox.messages
+          .filter((mail) => mail.subject === 'Exactly once')
+          .map((mail) => (Array.isArray(mail.to) ? mail.to[0] : mail.to)!.text);
         assert.equal(arrived.length, recipients.length);
         assert.deepEqual(new Set(arrived), new Set(recipients));
-        const unsent = await a.db.selectFrom('mail_outbox').select('id').where('subject', '=', 'Exactly once').where('sent_at', 'is', null).execute();
+        const unsent = await a.db
+          .selectFrom('mail_outbox')
+          .select('id')
+          .where('subject', '=', 'Exactly once')
+          .where('sent_at', 'is', null)
+          .execute();
         assert.equal(unsent.length, 0);
       });
     });

@@ -18,7 +18,13 @@ describeEachDatabase('account flows', (kind) => {
   after(async () => service?.close());
 
   const post = (url: string, body: unknown, ip = randomAddress()) => service.call('POST', url, { body, ip });
-  const countUsers = async () => (await service.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+  const countUsers = async () =>
+    (
+      await service.db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
 
   it('registers in three steps, reading the code from the mail', async () => {
     const mail = `${uniqueName()}@Example.org`;
@@ -64,7 +70,10 @@ describeEachDatabase('account flows', (kind) => {
     assert.equal(finished.status, 200);
     assert.deepEqual(finished.body, { error: false, msg: finished.body.msg, url: null, data: {} });
 
-    const again = await service.call('POST', '/api/home/registerfinish', { token, body: { username: uniqueName(), password: 'second password' } });
+    const again = await service.call('POST', '/api/home/registerfinish', {
+      token,
+      body: { username: uniqueName(), password: 'second password' },
+    });
     assert.equal(again.status, 409);
 
     const home = await service.call('GET', '/api/home', { token });
@@ -132,7 +141,10 @@ describeEachDatabase('account flows', (kind) => {
     await post('/api/auth/register', { mail, password: PASSWORD }, ip);
     await post('/api/auth/confirm', { code: codeIn(await service.mailbox.waitFor(mailTo(mail))) }, ip);
     const token = (await post('/api/auth/login', { username: mail, password: PASSWORD }, ip)).body.data.jwt;
-    const clash = await service.call('POST', '/api/home/registerfinish', { token, body: { username: first.username.toUpperCase(), password: PASSWORD } });
+    const clash = await service.call('POST', '/api/home/registerfinish', {
+      token,
+      body: { username: first.username.toUpperCase(), password: PASSWORD },
+    });
     assert.equal(clash.status, 409);
     const badName = await service.call('POST', '/api/home/registerfinish', { token, body: { username: 'no spaces!', password: PASSWORD } });
     assert.equal(badName.status, 400);
@@ -266,7 +278,11 @@ describeEachDatabase('account flows', (kind) => {
     }
     assert.equal((await post('/api/auth/login', { username: uniqueName(), password: 'wrong password' }, ip)).status, 429);
     clock.advance(15 * 60_000);
-    assert.equal((await post('/api/auth/login', { username: player.username, password: player.password })).status, 200, 'the window passes');
+    assert.equal(
+      (await post('/api/auth/login', { username: player.username, password: player.password })).status,
+      200,
+      'the window passes',
+    );
   });
 
   it('logout revokes that session only', async () => {
@@ -284,15 +300,24 @@ describeEachDatabase('account flows', (kind) => {
 
   it('changes the password through PATCH /api/home and revokes every session', async () => {
     const player = await service.registerPlayer();
-    const wrong = await service.call('PATCH', '/api/home', { token: player.token, body: { password: 'new password 1', current_password: 'wrong password' } });
+    const wrong = await service.call('PATCH', '/api/home', {
+      token: player.token,
+      body: { password: 'new password 1', current_password: 'wrong password' },
+    });
     assert.equal(wrong.status, 401);
     const missing = await service.call('PATCH', '/api/home', { token: player.token, body: { password: 'new password 1' } });
     assert.equal(missing.status, 400);
-    const typo = await service.call('PATCH', '/api/home', { token: player.token, body: { pasword: 'new password 1', current_password: player.password } });
+    const typo = await service.call('PATCH', '/api/home', {
+      token: player.token,
+      body: { pasword: 'new password 1', current_password: player.password },
+    });
     assert.equal(typo.status, 400);
     assert.match(typo.body.msg, /"pasword" is not accepted/);
 
-    const changed = await service.call('PATCH', '/api/home', { token: player.token, body: { password: 'new password 1', current_password: player.password } });
+    const changed = await service.call('PATCH', '/api/home', {
+      token: player.token,
+      body: { password: 'new password 1', current_password: player.password },
+    });
     assert.equal(changed.status, 200);
     assert.equal(changed.body.data.Username, player.username);
     assert.equal((await service.call('GET', '/api/home', { token: player.token })).status, 401);
@@ -302,11 +327,17 @@ describeEachDatabase('account flows', (kind) => {
   it('changes the mail address, which must be confirmed again', async () => {
     const player = await service.registerPlayer();
     const other = await service.registerPlayer();
-    const clash = await service.call('PATCH', '/api/home', { token: player.token, body: { mail: other.mail.toUpperCase(), current_password: player.password } });
+    const clash = await service.call('PATCH', '/api/home', {
+      token: player.token,
+      body: { mail: other.mail.toUpperCase(), current_password: player.password },
+    });
     assert.equal(clash.status, 409);
 
     const newMail = `${uniqueName()}@example.net`;
-    const changed = await service.call('PATCH', '/api/home', { token: player.token, body: { mail: newMail, current_password: player.password } });
+    const changed = await service.call('PATCH', '/api/home', {
+      token: player.token,
+      body: { mail: newMail, current_password: player.password },
+    });
     assert.equal(changed.status, 200);
     assert.equal(changed.body.data.Mail, newMail);
     assert.equal(changed.body.data.Mail_verify, 0);

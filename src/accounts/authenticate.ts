@@ -121,7 +121,13 @@ export function installAuthentication(app: FastifyInstance, db: Kysely<Database>
   });
 }
 
-async function identify(header: string | undefined, db: Kysely<Database>, lookup: SessionLookup, tokens: Tokens, clock: Clock): Promise<Caller> {
+async function identify(
+  header: string | undefined,
+  db: Kysely<Database>,
+  lookup: SessionLookup,
+  tokens: Tokens,
+  clock: Clock,
+): Promise<Caller> {
   const match = header && /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!match) throw unauthorized('Missing token: send the header Authorization: Bearer <token from login>');
   const claims = await tokens.verify(match[1]!);
@@ -141,9 +147,19 @@ async function identify(header: string | undefined, db: Kysely<Database>, lookup
 /** Expiry needs no scheduler: the first request that sees a lapsed grant writes it to the audit log, once. */
 async function recordGrantExpiry(db: Kysely<Database>, grantId: number, userId: number, level: number, expiredAt: number, now: number) {
   await db.transaction().execute(async (trx) => {
-    const marked = await trx.updateTable('role_grants').set({ expiry_recorded: 1 }).where('id', '=', grantId).where('expiry_recorded', '=', 0).executeTakeFirst();
+    const marked = await trx
+      .updateTable('role_grants')
+      .set({ expiry_recorded: 1 })
+      .where('id', '=', grantId)
+      .where('expiry_recorded', '=', 0)
+      .executeTakeFirst();
     if (marked.numUpdatedRows === 1n) {
-      await recordAudit(trx, now, { actor: SYSTEM, action: 'role.expire', target: userId, details: { role_level: level, expired_at: Math.floor(expiredAt / 1000) } });
+      await recordAudit(trx, now, {
+        actor: SYSTEM,
+        action: 'role.expire',
+        target: userId,
+        details: { role_level: level, expired_at: Math.floor(expiredAt / 1000) },
+      });
     }
   });
 }

@@ -11,7 +11,6 @@ export const CODE_LIFETIME_MS: Record<CodePurpose, number> = {
   reset_password: 30 * 60_000,
 };
 
-
 export class MailCodes {
   constructor(private readonly secret: string) {}
 
@@ -50,7 +49,12 @@ export class MailCodes {
 
   /** Marks the code used; false when another request used it first. */
   async use(db: Executor, codeId: number, nowMs: number): Promise<boolean> {
-    const result = await db.updateTable('mail_codes').set({ used_at: nowMs }).where('id', '=', codeId).where('used_at', 'is', null).executeTakeFirst();
+    const result = await db
+      .updateTable('mail_codes')
+      .set({ used_at: nowMs })
+      .where('id', '=', codeId)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
     return result.numUpdatedRows === 1n;
   }
 

@@ -13,7 +13,6 @@ export function normalizeUuid(value: string): string | null {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-
 /** The user an admin path names, or a 404 naming the identifier. */
 export async function userByIdentifier(db: Executor, identifier: string) {
   const uuid = normalizeUuid(identifier);

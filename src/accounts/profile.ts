@@ -28,7 +28,17 @@ export const userDetailSchema = {
 /** The user columns the detail shape is made of. */
 type ProfileUser = Pick<
   UserRow,
-  'id' | 'username' | 'uuid' | 'mail' | 'mail_verify' | 'mail_verification' | 'dsid' | 'discord_username' | 'discord_avatar' | 'selected_skin_id' | 'selected_cape_id'
+  | 'id'
+  | 'username'
+  | 'uuid'
+  | 'mail'
+  | 'mail_verify'
+  | 'mail_verification'
+  | 'dsid'
+  | 'discord_username'
+  | 'discord_avatar'
+  | 'selected_skin_id'
+  | 'selected_cape_id'
 >;
 
 export class Profiles {

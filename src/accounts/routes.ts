@@ -10,7 +10,12 @@ import type { AccountService } from './service.ts';
 const text = { type: 'string', maxLength: 1024 } as const;
 /** A body of required text fields, named by its example. */
 const bodyOf = (example: Record<string, string>) =>
-  ({ type: 'object', required: Object.keys(example), properties: Object.fromEntries(Object.keys(example).map((field) => [field, text])), examples: [example] }) as const;
+  ({
+    type: 'object',
+    required: Object.keys(example),
+    properties: Object.fromEntries(Object.keys(example).map((field) => [field, text])),
+    examples: [example],
+  }) as const;
 const emptyEnvelope = (msg: string, url: string | null = null) => ({ 200: envelopeSchema(undefined, ok({}, msg, url)) });
 const CODE = { code: 'K7QX2M9P' };
 const tags = ['auth'];
@@ -62,7 +67,11 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
         response: {
           200: envelopeSchema(
             { type: 'object', properties: { jwt: text } },
-            ok({ jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjcsInNJZCI6MTIsImlhdCI6MTc2NzIyNTYwMCwiZXhwIjoxNzY3MzEyMDAwfQ.c2lnbmF0dXJl' }, LOGGED_IN, `${BASE}/home`),
+            ok(
+              { jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjcsInNJZCI6MTIsImlhdCI6MTc2NzIyNTYwMCwiZXhwIjoxNzY3MzEyMDAwfQ.c2lnbmF0dXJl' },
+              LOGGED_IN,
+              `${BASE}/home`,
+            ),
           ),
           ...errorResponses(401, 403, 429),
         },
@@ -76,7 +85,10 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
 
   app.post(
     '/api/auth/logout',
-    { config: { access: 'registering' }, schema: { summary: "Log out: revokes this token's session", tags, response: emptyEnvelope(LOGGED_OUT) } },
+    {
+      config: { access: 'registering' },
+      schema: { summary: "Log out: revokes this token's session", tags, response: emptyEnvelope(LOGGED_OUT) },
+    },
     async (request) => {
       await accounts.logout(callerOf(request));
       return ok({}, LOGGED_OUT);
@@ -152,7 +164,11 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
     '/api/home',
     {
       config: { access: 'registering' },
-      schema: { summary: "The caller's profile (the user detail shape)", tags: ['home'], response: { 200: envelopeSchema(userDetailSchema, ok(USER_DETAIL)) } },
+      schema: {
+        summary: "The caller's profile (the user detail shape)",
+        tags: ['home'],
+        response: { 200: envelopeSchema(userDetailSchema, ok(USER_DETAIL)) },
+      },
     },
     async (request) => {
       const caller = callerOf(request);
@@ -184,7 +200,12 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
       if (mail !== undefined) await accounts.changeMail(caller, current_password, mail, request.ip);
       if (password !== undefined) await accounts.changePassword(caller, current_password, password);
       const user = await accounts.reload(caller.user.id);
-      const message = password !== undefined ? 'Saved; your password changed, so log in again' : mail !== undefined ? 'Saved; confirm the new mail address with the code we sent' : 'Saved';
+      const message =
+        password !== undefined
+          ? 'Saved; your password changed, so log in again'
+          : mail !== undefined
+            ? 'Saved; confirm the new mail address with the code we sent'
+            : 'Saved';
       return ok(await profiles.detail(user, caller.level), message);
     },
   );

@@ -45,7 +45,8 @@ export class AccountService {
     const mail = checkMail(rawMail);
     checkPassword(password);
     const key = mailKey(mail);
-    const taken = (user: { mail_verify: number; username: string | null } | undefined) => user && (user.mail_verify === 1 || user.username !== null);
+    const taken = (user: { mail_verify: number; username: string | null } | undefined) =>
+      user && (user.mail_verify === 1 || user.username !== null);
     if (taken(await db.selectFrom('users').select(['mail_verify', 'username']).where('mail_key', '=', key).executeTakeFirst())) {
       throw conflict('An account with this mail already exists; log in, or reset the password');
     }
@@ -54,7 +55,11 @@ export class AccountService {
     const passwordHash = await hashPassword(password);
     await this.writeOrConflict(async (trx) => {
       const now = clock.now();
-      const existing = await trx.selectFrom('users').select(['id', 'mail_verify', 'username']).where('mail_key', '=', key).executeTakeFirst();
+      const existing = await trx
+        .selectFrom('users')
+        .select(['id', 'mail_verify', 'username'])
+        .where('mail_key', '=', key)
+        .executeTakeFirst();
       if (taken(existing)) throw conflict('An account with this mail already exists; log in, or reset the password');
       let userId: number;
       if (existing) {
@@ -63,7 +68,16 @@ export class AccountService {
       } else {
         const inserted = await trx
           .insertInto('users')
-          .values({ mail, mail_key: key, password: passwordHash, perms: 0, mail_verify: 0, mail_verification: 1, created_at: now, updated_at: now })
+          .values({
+            mail,
+            mail_key: key,
+            password: passwordHash,
+            perms: 0,
+            mail_verify: 0,
+            mail_verification: 1,
+            created_at: now,
+            updated_at: now,
+          })
           .returning('id')
           .executeTakeFirstOrThrow();
         userId = inserted.id;
@@ -83,7 +97,11 @@ export class AccountService {
       const now = clock.now();
       const found = await codes.find(trx, code, 'verify_mail', now);
       if (!found) return undefined;
-      const user = await trx.selectFrom('users').select(['id', 'username', 'mail', 'mail_key']).where('id', '=', found.user_id).executeTakeFirstOrThrow();
+      const user = await trx
+        .selectFrom('users')
+        .select(['id', 'username', 'mail', 'mail_key'])
+        .where('id', '=', found.user_id)
+        .executeTakeFirstOrThrow();
       // The code proves the address it was sent to; after a later mail change it proves nothing.
       if (user.mail_key !== mailKey(found.mail) || !(await codes.use(trx, found.id, now))) return undefined;
       await trx.updateTable('users').set({ mail_verify: 1, updated_at: now }).where('id', '=', user.id).execute();
@@ -110,7 +128,12 @@ export class AccountService {
       await limiter.count(RULES.loginFailuresPerAddress, clientAddress);
       const failures = await limiter.count(RULES.loginFailuresPerAccount, accountKey);
       if (user && failures === RULES.loginFailuresPerAccount.limit) {
-        await recordAudit(db, clock.now(), { actor: SYSTEM, action: 'auth.login_failures', target: user.id, details: { failures, address: clientAddress } });
+        await recordAudit(db, clock.now(), {
+          actor: SYSTEM,
+          action: 'auth.login_failures',
+          target: user.id,
+          details: { failures, address: clientAddress },
+        });
       }
       throw unauthorized(WRONG_CREDENTIALS);
     }
@@ -145,7 +168,11 @@ export class AccountService {
         .where('username', 'is', null)
         .executeTakeFirst();
       if (result.numUpdatedRows !== 1n) throw conflict('Registration is already finished');
-      await recordAudit(trx, now, { actor: { id: caller.user.id, name: username }, action: 'auth.register_finish', target: caller.user.id });
+      await recordAudit(trx, now, {
+        actor: { id: caller.user.id, name: username },
+        action: 'auth.register_finish',
+        target: caller.user.id,
+      });
     }, `The username ${username} is taken`);
   }
 
@@ -191,7 +218,11 @@ export class AccountService {
       const now = clock.now();
       const found = await codes.find(trx, code, 'reset_password', now);
       if (!found || !(await codes.use(trx, found.id, now))) return false;
-      const user = await trx.selectFrom('users').select(['id', 'username', 'mail', 'mail_key']).where('id', '=', found.user_id).executeTakeFirstOrThrow();
+      const user = await trx
+        .selectFrom('users')
+        .select(['id', 'username', 'mail', 'mail_key'])
+        .where('id', '=', found.user_id)
+        .executeTakeFirstOrThrow();
       // Reading the code proves the mail address, so a still-unverified address becomes verified.
       const provesMail = user.mail_key === mailKey(found.mail);
       await trx
@@ -237,7 +268,11 @@ export class AccountService {
     await this.deps.limiter.take(RULES.mailsPerRecipient, `verify_mail:${key}`);
     await this.writeOrConflict(async (trx) => {
       const now = this.deps.clock.now();
-      await trx.updateTable('users').set({ mail, mail_key: key, mail_verify: 0, updated_at: now }).where('id', '=', caller.user.id).execute();
+      await trx
+        .updateTable('users')
+        .set({ mail, mail_key: key, mail_verify: 0, updated_at: now })
+        .where('id', '=', caller.user.id)
+        .execute();
       await this.sendCode(trx, caller.user.id, 'verify_mail', mail, now);
       await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.mail_change', target: caller.user.id, details: { mail } });
     }, 'Another account has this mail address');
@@ -250,7 +285,8 @@ export class AccountService {
     const username = settingChecked('OWNER_USERNAME', () => checkUsername(owner.username));
     const mail = settingChecked('OWNER_MAIL', () => checkMail(owner.mail));
     settingChecked('OWNER_PASSWORD', () => checkPassword(owner.password));
-    const ownerExists = async () => (await db.selectFrom('users').select('id').where('mail_key', '=', mailKey(mail)).executeTakeFirst()) !== undefined;
+    const ownerExists = async () =>
+      (await db.selectFrom('users').select('id').where('mail_key', '=', mailKey(mail)).executeTakeFirst()) !== undefined;
     if (await ownerExists()) return 'exists';
     if (await db.selectFrom('users').select('id').where('username_key', '=', usernameKey(username)).executeTakeFirst()) {
       throw new Error(`OWNER_USERNAME: ${username} is taken by an account with another mail address`);
@@ -269,7 +305,11 @@ export class AccountService {
     if (currentPassword === undefined) throw badRequest('current_password is required to change the password or mail');
     const accountKey = `id:${caller.user.id}`;
     await this.deps.limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountKey);
-    const { password } = await this.deps.db.selectFrom('users').select('password').where('id', '=', caller.user.id).executeTakeFirstOrThrow();
+    const { password } = await this.deps.db
+      .selectFrom('users')
+      .select('password')
+      .where('id', '=', caller.user.id)
+      .executeTakeFirstOrThrow();
     if (!(await verifyPassword(password, currentPassword))) {
       await this.deps.limiter.count(RULES.loginFailuresPerAccount, accountKey);
       throw unauthorized('current_password is wrong');
@@ -314,7 +354,8 @@ export async function createAccount(
   const username = checkUsername(input.username);
   const mail = checkMail(input.mail);
   checkPassword(input.password);
-  if (!Number.isInteger(input.perms) || input.perms < -1 || input.perms > 3) throw badRequest('perms must be an integer from -1 (banned) to 3 (owner)');
+  if (!Number.isInteger(input.perms) || input.perms < -1 || input.perms > 3)
+    throw badRequest('perms must be an integer from -1 (banned) to 3 (owner)');
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction().execute(async (trx) => {

@@ -51,10 +51,14 @@ describeEachDatabase('tokens and the authentication hook', (kind) => {
     assert.equal((await home(unsecured)).status, 401, 'alg: none');
     assert.equal((await home(await sign(claims, 'HS512'))).status, 401, 'algorithm pinned to HS256');
     assert.equal((await home(await sign(claims, 'HS256', new TextEncoder().encode('x'.repeat(40))))).status, 401, 'another secret');
-    assert.equal((await home(await sign(claims))).status, 200, 'the same claims signed properly pass: the refusals above are about the signature');
+    assert.equal(
+      (await home(await sign(claims))).status,
+      200,
+      'the same claims signed properly pass: the refusals above are about the signature',
+    );
   });
 
-  it('refuses a validly signed token that names another user\'s session', async () => {
+  it("refuses a validly signed token that names another user's session", async () => {
     const first = await service.registerPlayer();
     const second = await service.registerPlayer();
     const claims = decodeJwt(first.token);
@@ -92,13 +96,25 @@ describeEachDatabase('tokens and the authentication hook', (kind) => {
     const user = await service.db.selectFrom('users').select('id').where('username', '=', player.username).executeTakeFirstOrThrow();
     await service.db
       .insertInto('role_grants')
-      .values({ user_id: user.id, role_level: 2, expires_at: clock.now() + 60_000, granted_by: null, granted_at: clock.now(), expiry_recorded: 0 })
+      .values({
+        user_id: user.id,
+        role_level: 2,
+        expires_at: clock.now() + 60_000,
+        granted_by: null,
+        granted_at: clock.now(),
+        expiry_recorded: 0,
+      })
       .execute();
     assert.equal((await home(player.token)).body.data.PermLvl, 2);
     clock.advance(60_000);
     assert.equal((await home(player.token)).body.data.PermLvl, 0, 'not one request after expired_at');
     await home(player.token);
-    const expiries = await service.db.selectFrom('audit_log').selectAll().where('action', '=', 'role.expire').where('target_id', '=', user.id).execute();
+    const expiries = await service.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'role.expire')
+      .where('target_id', '=', user.id)
+      .execute();
     assert.equal(expiries.length, 1);
     assert.equal(expiries[0]!.iss, 'system');
   });

@@ -23,7 +23,10 @@ export class Tokens {
     private readonly clock: Clock,
   ) {
     // Imported once: jose would import a raw key again on every call.
-    this.key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+    this.key = crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, [
+      'sign',
+      'verify',
+    ]);
   }
 
   get lifetimeMs() {

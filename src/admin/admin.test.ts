@@ -15,14 +15,16 @@ describeEachDatabase('user administration', (kind) => {
   });
   after(async () => service?.close());
 
-  const idOf = async (username: string) => (await service.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+  const idOf = async (username: string) =>
+    (await service.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
   /** A registered player whose perms are then set directly, as an owner would have. */
   const withPerms = async (perms: number) => {
     const player = await service.registerPlayer();
     await service.db.updateTable('users').set({ perms }).where('username', '=', player.username).execute();
     return { ...player, id: await idOf(player.username) };
   };
-  const patch = (token: string, identifier: string | number, body: object) => service.call('PATCH', `/api/admin/user/${identifier}`, { token, body });
+  const patch = (token: string, identifier: string | number, body: object) =>
+    service.call('PATCH', `/api/admin/user/${identifier}`, { token, body });
 
   it('lists users as interface.md 2.3 records, paginated and searchable', async () => {
     const player = await service.registerPlayer();
@@ -31,14 +33,34 @@ describeEachDatabase('user administration', (kind) => {
     assert.equal(all.status, 200);
     assert.equal(Number(all.headers['x-total-count']), all.body.data.length);
     const record = all.body.data.find((user: { username: string }) => user.username === player.username);
-    assert.deepEqual(Object.keys(record).sort(), ['accessToken', 'dsid', 'hwidId', 'id', 'mail', 'mail_verify', 'password', 'perms', 'serverID', 'username', 'uuid']);
+    assert.deepEqual(Object.keys(record).sort(), [
+      'accessToken',
+      'dsid',
+      'hwidId',
+      'id',
+      'mail',
+      'mail_verify',
+      'password',
+      'perms',
+      'serverID',
+      'username',
+      'uuid',
+    ]);
     assert.match(record.password, /^\$argon2id\$/, 'the stored hash, never the password');
     assert.equal(record.accessToken, null);
 
     const page = await service.call('GET', '/api/admin/users?limit=2&offset=1', { token: moderator.token });
-    assert.deepEqual(page.body.data.map((user: { id: number }) => user.id), all.body.data.slice(1, 3).map((user: { id: number }) => user.id));
-    const byName = await service.call('GET', `/api/admin/users?search=${player.username.toUpperCase().slice(2)}`, { token: moderator.token });
-    assert.deepEqual(byName.body.data.map((user: { username: string }) => user.username), [player.username]);
+    assert.deepEqual(
+      page.body.data.map((user: { id: number }) => user.id),
+      all.body.data.slice(1, 3).map((user: { id: number }) => user.id),
+    );
+    const byName = await service.call('GET', `/api/admin/users?search=${player.username.toUpperCase().slice(2)}`, {
+      token: moderator.token,
+    });
+    assert.deepEqual(
+      byName.body.data.map((user: { username: string }) => user.username),
+      [player.username],
+    );
     const byMail = await service.call('GET', `/api/admin/users?search=${encodeURIComponent(player.mail)}`, { token: moderator.token });
     assert.equal(byMail.body.data.length, 1);
     const wildcard = await service.call('GET', '/api/admin/users?search=%25', { token: moderator.token });
@@ -109,14 +131,26 @@ describeEachDatabase('user administration', (kind) => {
     assert.equal(login.status, 200);
     assert.equal((await patch(ownerToken, player.username, { perms: -1 })).status, 200);
     assert.equal((await service.call('GET', '/api/home', { token: login.body.data.jwt })).status, 401);
-    assert.equal((await service.call('POST', '/api/auth/login', { body: { username: player.username, password: 'set by the owner' } })).status, 403);
-    const bans = await service.db.selectFrom('audit_log').select('iss').where('action', '=', 'user.ban').where('target_id', '=', await idOf(player.username)).execute();
+    assert.equal(
+      (await service.call('POST', '/api/auth/login', { body: { username: player.username, password: 'set by the owner' } })).status,
+      403,
+    );
+    const bans = await service.db
+      .selectFrom('audit_log')
+      .select('iss')
+      .where('action', '=', 'user.ban')
+      .where('target_id', '=', await idOf(player.username))
+      .execute();
     assert.deepEqual(bans, [{ iss: OWNER.username }]);
   });
 
   it('leaves a changed mail unverified unless mail_verify comes with it, and unlinks the social account', async () => {
     const player = await service.registerPlayer();
-    await service.db.updateTable('users').set({ dsid: '1234', discord_username: 'someone', discord_avatar: 'a.png' }).where('username', '=', player.username).execute();
+    await service.db
+      .updateTable('users')
+      .set({ dsid: '1234', discord_username: 'someone', discord_avatar: 'a.png' })
+      .where('username', '=', player.username)
+      .execute();
     const unverified = await patch(ownerToken, player.username, { mail: `new_${player.mail}` });
     assert.equal(unverified.body.data.Mail_verify, 0);
     const verified = await patch(ownerToken, player.username, { mail: `newer_${player.mail}`, mail_verify: true });
@@ -127,7 +161,7 @@ describeEachDatabase('user administration', (kind) => {
     assert.deepEqual(unlinked.body.data.Discord, { userid: '', username: '', avatar: '' });
   });
 
-  it('lets an admin select one of the user\'s own skins', async () => {
+  it("lets an admin select one of the user's own skins", async () => {
     const player = await service.registerPlayer();
     await service.upload('/api/home/skins', player.token, {}, skinFile('classic'));
     const second = (await service.upload('/api/home/skins', player.token, {}, skinFile('slim'))).body.data;
@@ -158,29 +192,47 @@ describeEachDatabase('user administration', (kind) => {
       patch(ownerToken, player.username, { mail_verification: false }),
       patch(ownerToken, player.username, { password: 'concurrent password' }),
     ]);
-    assert.deepEqual(results.map((reply) => reply.status), [200, 200, 200]);
+    assert.deepEqual(
+      results.map((reply) => reply.status),
+      [200, 200, 200],
+    );
     const renamed = await patch(ownerToken, player.username, { username: name });
     assert.equal(renamed.status, 200);
     const detail = (await service.call('GET', `/api/admin/user/${name}`, { token: ownerToken })).body.data;
     assert.equal(detail.Mail, `c_${player.mail}`);
     assert.equal(detail.Mail_verify, 1);
     assert.equal(detail.Mail_verification, 0);
-    assert.equal((await service.call('POST', '/api/auth/login', { body: { username: name, password: 'concurrent password' } })).status, 200);
+    assert.equal(
+      (await service.call('POST', '/api/auth/login', { body: { username: name, password: 'concurrent password' } })).status,
+      200,
+    );
   });
 
   it('grants a temporary role that counts until expired_at and not one request after', async () => {
     const player = await service.registerPlayer();
     const id = await idOf(player.username);
     const expiry = Math.floor(clock.now() / 1000) + 60;
-    const granted = await service.call('POST', `/api/admin/user/role/${player.username}`, { token: ownerToken, body: { user: id, role_level: 2, expired_at: expiry } });
+    const granted = await service.call('POST', `/api/admin/user/role/${player.username}`, {
+      token: ownerToken,
+      body: { user: id, role_level: 2, expired_at: expiry },
+    });
     assert.equal(granted.status, 200);
     assert.deepEqual(granted.body.data, { id, new_role_level: 2, expired_at: expiry });
     assert.equal((await service.call('GET', '/api/admin/skins', { token: player.token })).status, 200, 'the granted level counts at once');
     assert.equal((await service.call('GET', '/api/home', { token: player.token })).body.data.PermLvl, 2);
     clock.advance(60_000);
     assert.equal((await service.call('GET', '/api/admin/skins', { token: player.token })).status, 403, 'and stops at expired_at');
-    const audit = await service.db.selectFrom('audit_log').select('action').where('target_id', '=', id).where('action', 'in', ['role.grant', 'role.expire']).orderBy('id').execute();
-    assert.deepEqual(audit.map((row) => row.action), ['role.grant', 'role.expire']);
+    const audit = await service.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('target_id', '=', id)
+      .where('action', 'in', ['role.grant', 'role.expire'])
+      .orderBy('id')
+      .execute();
+    assert.deepEqual(
+      audit.map((row) => row.action),
+      ['role.grant', 'role.expire'],
+    );
 
     const iso = new Date(clock.now() + 3600_000).toISOString();
     const again = await service.call('POST', `/api/admin/user/role/${id}`, { token: ownerToken, body: { role_level: 1, expired_at: iso } });
@@ -206,7 +258,10 @@ describeEachDatabase('user administration', (kind) => {
     for (const [token, body, status] of cases) {
       assert.equal((await service.call('POST', `/api/admin/user/role/${id}`, { token, body })).status, status, JSON.stringify(body));
     }
-    assert.equal((await service.call('POST', '/api/admin/user/role/nobody_here', { token: ownerToken, body: { role_level: 1 } })).status, 404);
+    assert.equal(
+      (await service.call('POST', '/api/admin/user/role/nobody_here', { token: ownerToken, body: { role_level: 1 } })).status,
+      404,
+    );
   });
 
   it('lists the audit log with its filters', async () => {
@@ -215,9 +270,17 @@ describeEachDatabase('user administration', (kind) => {
     await patch(ownerToken, player.username, { mail_verification: false });
     const forUser = await service.call('GET', `/api/admin/audit?for=${id}`, { token: ownerToken });
     assert.equal(forUser.status, 200);
-    assert.deepEqual(forUser.body.data.map((entry: { action: string }) => entry.action).sort(), ['auth.confirm_mail', 'auth.register', 'auth.register_finish', 'user.update']);
+    assert.deepEqual(forUser.body.data.map((entry: { action: string }) => entry.action).sort(), [
+      'auth.confirm_mail',
+      'auth.register',
+      'auth.register_finish',
+      'user.update',
+    ]);
     const entry = forUser.body.data.find((row: { action: string }) => row.action === 'user.update');
-    assert.deepEqual({ iss: entry.iss, for: entry.for, details: entry.details }, { iss: OWNER.username, for: id, details: { mail_verification: false } });
+    assert.deepEqual(
+      { iss: entry.iss, for: entry.for, details: entry.details },
+      { iss: OWNER.username, for: id, details: { mail_verification: false } },
+    );
     assert.equal(typeof entry.time, 'number');
     const byAction = await service.call('GET', `/api/admin/audit?action=user.update&iss=${OWNER.username}&limit=1`, { token: ownerToken });
     assert.equal(byAction.body.data.length, 1);

@@ -15,7 +15,11 @@ describeEachDatabase('operator CLI', (kind) => {
   before(async () => {
     database = await createTestDatabase(kind);
     const url = database.settings.kind === 'postgres' ? database.settings.url : `sqlite:${database.settings.file}`;
-    env = { DATA_DIR: mkdtempSync(join(tmpdir(), 'skinservice-cli-')), DATABASE_URL: url, JWT_SECRET: 'cli-test-secret-that-is-long-enough-32' };
+    env = {
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'skinservice-cli-')),
+      DATABASE_URL: url,
+      JWT_SECRET: 'cli-test-secret-that-is-long-enough-32',
+    };
   });
   after(async () => database?.drop());
 
@@ -39,7 +43,17 @@ describeEachDatabase('operator CLI', (kind) => {
   };
 
   it('creates users the service then lets log in, and lists them', async () => {
-    const created = await cli('create-user', '--username', 'Operator', '--mail', 'op@example.org', '--password', 'operator password', '--perms', '3');
+    const created = await cli(
+      'create-user',
+      '--username',
+      'Operator',
+      '--mail',
+      'op@example.org',
+      '--password',
+      'operator password',
+      '--perms',
+      '3',
+    );
     assert.equal(created.code, 0, created.err);
     assert.match(created.out, /Created user \d+ \(Operator\) with perms 3/);
     assert.equal((await cli('create-user', '--username', 'Player1', '--mail', 'p1@example.org', '--password', 'player password')).code, 0);
@@ -50,7 +64,7 @@ describeEachDatabase('operator CLI', (kind) => {
     assert.match(listed.out, /1 of 1 users/);
   });
 
-  it('sets perms and resets passwords under the service\'s rules', async () => {
+  it("sets perms and resets passwords under the service's rules", async () => {
     assert.equal((await cli('set-perms', 'Player1', '2')).code, 0);
     const reset = await cli('reset-password', 'player1');
     assert.equal(reset.code, 0);

@@ -83,7 +83,9 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
         if (!user) throw new UsageError('reset-password needs USER');
         const password = values.password ?? randomBytes(12).toString('base64url');
         const detail = await admin.update(OPERATOR, user, { password });
-        print(values.password ? `Password of ${detail.Username || user} changed` : `New password of ${detail.Username || user}: ${password}`);
+        print(
+          values.password ? `Password of ${detail.Username || user} changed` : `New password of ${detail.Username || user}: ${password}`,
+        );
         return;
       }
       case 'list-users': {

@@ -42,7 +42,11 @@ const auditEntrySchema = {
 const tags = ['admin'];
 const USER_SAVED = 'User saved';
 const ROLE_GRANTED = 'Role granted';
-const identifierParam = { type: 'object', required: ['identifier'], properties: { identifier: { type: 'string', minLength: 1, maxLength: 64 } } } as const;
+const identifierParam = {
+  type: 'object',
+  required: ['identifier'],
+  properties: { identifier: { type: 'string', minLength: 1, maxLength: 64 } },
+} as const;
 
 export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster: Broadcaster) {
   // interface.md: the only answer without the envelope besides two others, an object with just `msg`.
@@ -149,7 +153,10 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
         },
         response: {
           200: envelopeSchema(
-            { type: 'object', properties: { id: { type: 'integer' }, new_role_level: { type: 'integer' }, expired_at: { type: 'integer' } } },
+            {
+              type: 'object',
+              properties: { id: { type: 'integer' }, new_role_level: { type: 'integer' }, expired_at: { type: 'integer' } },
+            },
             ok({ id: 7, new_role_level: 1, expired_at: 1769904000 }, ROLE_GRANTED),
           ),
           ...errorResponses(404),

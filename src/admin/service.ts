@@ -34,7 +34,6 @@ export interface AuditFilter extends PageQuery {
   until?: number;
 }
 
-
 /** Who makes an admin change: a signed-in user at their effective level, or the operator CLI. */
 export interface Editor {
   actor: Actor;
@@ -103,10 +102,14 @@ export class UserAdmin {
     if (changes.username !== undefined) checkUsername(changes.username);
     const mail = changes.mail === undefined ? undefined : checkMail(changes.mail);
     const passwordHash = changes.password === undefined ? undefined : await hashPassword(checkPassword(changes.password));
-    if (changes.perms !== undefined && (!Number.isInteger(changes.perms) || changes.perms < LEVELS.banned || changes.perms > LEVELS.owner)) {
+    if (
+      changes.perms !== undefined &&
+      (!Number.isInteger(changes.perms) || changes.perms < LEVELS.banned || changes.perms > LEVELS.owner)
+    ) {
       throw badRequest('perms must be an integer from -1 (banned) to 3 (owner)');
     }
-    if (changes.dsid === true) throw badRequest('dsid can only be set to false (unlink the social account); linking happens through the social login');
+    if (changes.dsid === true)
+      throw badRequest('dsid can only be set to false (unlink the social account); linking happens through the social login');
 
     let userId: number;
     try {
@@ -115,7 +118,8 @@ export class UserAdmin {
         await this.checkMayChange(trx, editor, user, changes);
         const now = this.clock.now();
         const values: Partial<UserRow> = { updated_at: now };
-        if (changes.username !== undefined) Object.assign(values, { username: changes.username, username_key: usernameKey(changes.username) });
+        if (changes.username !== undefined)
+          Object.assign(values, { username: changes.username, username_key: usernameKey(changes.username) });
         if (mail !== undefined && mailKey(mail) !== user.mail_key) Object.assign(values, { mail, mail_key: mailKey(mail), mail_verify: 0 });
         if (changes.mail_verify !== undefined) values.mail_verify = changes.mail_verify ? 1 : 0;
         if (changes.mail_verification !== undefined) values.mail_verification = changes.mail_verification ? 1 : 0;
@@ -145,7 +149,8 @@ export class UserAdmin {
   /** Grants `role_level` until `expired_at` (permanent when absent), replacing any earlier grant. */
   async grantRole(editor: Editor, identifier: string, body: { user?: number; role_level: number; expired_at?: number | string }) {
     const user = await userByIdentifier(this.db, identifier);
-    if (body.user !== undefined && body.user !== user.id) throw badRequest(`user ${body.user} does not match the user in the path (${user.id})`);
+    if (body.user !== undefined && body.user !== user.id)
+      throw badRequest(`user ${body.user} does not match the user in the path (${user.id})`);
     if (![1, 2, 3].includes(body.role_level)) throw badRequest('role_level must be 1, 2 or 3');
     if (body.role_level > editor.level) throw forbidden('Nobody grants a role above their own level');
     const now = this.clock.now();
@@ -155,7 +160,14 @@ export class UserAdmin {
       await trx.deleteFrom('role_grants').where('user_id', '=', user.id).execute();
       await trx
         .insertInto('role_grants')
-        .values({ user_id: user.id, role_level: body.role_level, expires_at: expiresAt, granted_by: editor.actor.id, granted_at: now, expiry_recorded: 0 })
+        .values({
+          user_id: user.id,
+          role_level: body.role_level,
+          expires_at: expiresAt,
+          granted_by: editor.actor.id,
+          granted_at: now,
+          expiry_recorded: 0,
+        })
         .execute();
       await recordAudit(trx, now, {
         actor: editor.actor,
@@ -208,7 +220,11 @@ export class UserAdmin {
     if (changes.perms !== undefined && changes.perms !== user.perms) {
       if (!callerIsOwner) throw forbidden('Only an owner changes perms');
       if (user.perms === LEVELS.owner && changes.perms < LEVELS.owner) {
-        const owners = await trx.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('perms', '=', LEVELS.owner).executeTakeFirstOrThrow();
+        const owners = await trx
+          .selectFrom('users')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('perms', '=', LEVELS.owner)
+          .executeTakeFirstOrThrow();
         if (Number(owners.n) <= 1) throw forbidden('The last owner cannot be demoted or banned');
       }
     }
@@ -222,7 +238,8 @@ export class UserAdmin {
   private async skinOfUser(trx: Transaction<Database>, userId: number, skinUuid: string): Promise<number | null> {
     if (skinUuid === '') return null;
     const uuid = normalizeUuid(skinUuid);
-    const skin = uuid && (await trx.selectFrom('skins').select('id').where('uuid', '=', uuid).where('user_id', '=', userId).executeTakeFirst());
+    const skin =
+      uuid && (await trx.selectFrom('skins').select('id').where('uuid', '=', uuid).where('user_id', '=', userId).executeTakeFirst());
     if (!skin) throw badRequest('selected_skin must be the UUID of one of that user\'s skins, or "" for none');
     return skin.id;
   }

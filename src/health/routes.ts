@@ -11,8 +11,10 @@ const statusEnvelope = (status: string, msg: string) =>
   envelopeSchema({ type: 'object', properties: { status: { type: 'string' } } }, ok({ status }, msg));
 
 export function healthRoutes(app: FastifyInstance, db: Kysely<Database>) {
-  app.get('/healthz', { schema: { summary: 'Liveness: 200 while the process is up', tags: ['health'], response: { 200: statusEnvelope('up', UP) } } }, async () =>
-    ok({ status: 'up' }, UP),
+  app.get(
+    '/healthz',
+    { schema: { summary: 'Liveness: 200 while the process is up', tags: ['health'], response: { 200: statusEnvelope('up', UP) } } },
+    async () => ok({ status: 'up' }, UP),
   );
   app.get(
     '/readyz',

@@ -33,7 +33,10 @@ export const tooManyRequests = (msg: string, retryAfterSeconds: number) =>
   new ApiError(429, msg, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
 function sendError(reply: FastifyReply, status: number, msg: string, headers: Record<string, string> = {}) {
-  reply.code(status).headers(headers).send({ error: true, msg, url: null, data: {} } satisfies Envelope<object>);
+  reply
+    .code(status)
+    .headers(headers)
+    .send({ error: true, msg, url: null, data: {} } satisfies Envelope<object>);
 }
 
 interface ValidationIssue {
@@ -53,7 +56,9 @@ function describeValidationIssue(issue: ValidationIssue, part: string): string {
     case 'additionalProperties':
       return `${where} "${issue.params.additionalProperty as string}" is not accepted here`;
     case 'type':
-      return field === '' ? `the ${part} must be ${issue.params.type as string}` : `${where} "${field}" must be ${issue.params.type as string}`;
+      return field === ''
+        ? `the ${part} must be ${issue.params.type as string}`
+        : `${where} "${field}" must be ${issue.params.type as string}`;
     default:
       return field === '' ? `the ${part} ${issue.message ?? 'is invalid'}` : `${where} "${field}" ${issue.message ?? 'is invalid'}`;
   }
@@ -98,7 +103,6 @@ export function installEnvelope(app: FastifyInstance) {
     }
     for (const method of methods) allowed.add(method);
   });
-
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;

@@ -30,7 +30,8 @@ describeEachDatabase('launcher document and images', (kind) => {
     let cape: { uuid: string; digest: string } | undefined;
     if (withCape) {
       const id = (await service.db.selectFrom('users').select('id').where('uuid', '=', uuid).executeTakeFirstOrThrow()).id;
-      cape = (await service.upload('/api/admin/user/cape/upload', ownerToken, { name: 'Cape', owners: String(id) }, capeFile('cape'))).body.data;
+      cape = (await service.upload('/api/admin/user/cape/upload', ownerToken, { name: 'Cape', owners: String(id) }, capeFile('cape'))).body
+        .data;
       await service.call('PATCH', '/api/home', { token: player.token, body: { selected_cape: cape!.uuid } });
     }
     return { ...player, uuid, cape };
@@ -91,7 +92,10 @@ describeEachDatabase('launcher document and images', (kind) => {
     const face = manifest.files['skins/classic.png']!.faces['head.base.front']!.colour;
     const centre = (25 * 80 + 5) * 4;
     const pixel = Array.from(head.data.subarray(centre, centre + 3));
-    assert.ok(pixel.every((value, channel) => Math.abs(value - face[channel]!) < 24), `face colour ${pixel} near ${face}`);
+    assert.ok(
+      pixel.every((value, channel) => Math.abs(value - face[channel]!) < 24),
+      `face colour ${pixel} near ${face}`,
+    );
   });
 
   it('refuses sizes and types outside the contract with 400', async () => {
@@ -152,7 +156,10 @@ describeEachDatabase('launcher document and images', (kind) => {
     const requests = Array.from({ length: 100 }, (_, index) => {
       const view = ['head', 'body'][index % 2];
       const size = 8 + index * 5;
-      return get(`/api/skin/${view}/${player.uuid}?type=${index % 3 === 0 ? 'skin' : 'player'}&size=${size}`).then((reply) => ({ reply, size }));
+      return get(`/api/skin/${view}/${player.uuid}?type=${index % 3 === 0 ? 'skin' : 'player'}&size=${size}`).then((reply) => ({
+        reply,
+        size,
+      }));
     });
     for (const { reply, size } of await Promise.all(requests)) {
       assert.equal(reply.status, 200);

@@ -20,7 +20,8 @@ const imageQuery = {
 } as const;
 // The file endpoints take `type` too (interface.md), and answer with the texture file for either value.
 const fileQuery = { type: 'object', properties: { type: imageQuery.properties.type } } as const;
-const pathOf = (name: string) => ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 64 } } }) as const;
+const pathOf = (name: string) =>
+  ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 64 } } }) as const;
 
 const tags = ['images'];
 const textureLink = {
@@ -54,7 +55,9 @@ const imageResponses = {
 };
 
 function matchesEtag(header: string | undefined, etag: string) {
-  return header !== undefined && header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag || candidate.trim() === '*');
+  return (
+    header !== undefined && header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag || candidate.trim() === '*')
+  );
 }
 
 function sendImage(request: FastifyRequest, reply: FastifyReply, image: ImageResult) {

@@ -85,7 +85,13 @@ export class ImageService {
           .leftJoin('skins', 'skins.id', 'users.selected_skin_id')
           .leftJoin('capes as linked', 'linked.id', 'skins.cape_id')
           .leftJoin('capes as selected', 'selected.id', 'users.selected_cape_id')
-          .select(['users.uuid', 'skins.texture_digest as skin_digest', 'skins.slim', 'linked.texture_digest as linked_cape', 'selected.texture_digest as selected_cape'])
+          .select([
+            'users.uuid',
+            'skins.texture_digest as skin_digest',
+            'skins.slim',
+            'linked.texture_digest as linked_cape',
+            'selected.texture_digest as selected_cape',
+          ])
           .where(`users.${filter}`, '=', key)
           .where('users.uuid', 'is not', null),
       );
@@ -159,7 +165,11 @@ export class ImageService {
     if (!uuid) return null;
     const [skin] = await this.skinByUuid({ key: uuid });
     if (!skin) return null;
-    return { playerUuid: null, skin: { digest: skin.texture_digest, slim: skin.slim === 1 }, cape: skin.cape_digest ? { digest: skin.cape_digest } : null };
+    return {
+      playerUuid: null,
+      skin: { digest: skin.texture_digest, slim: skin.slim === 1 },
+      cape: skin.cape_digest ? { digest: skin.cape_digest } : null,
+    };
   }
 
   private async mustWear(identifier: string): Promise<Wearing> {

@@ -44,7 +44,9 @@ describeEachDatabase('mail to all users', (kind) => {
     assert.match(String(message.text), /Hello <all>/);
     assert.match(String(message.html), /Hello &lt;all&gt;/, 'the HTML body escapes the text');
 
-    const actions = (await service.db.selectFrom('audit_log').select('action').where('action', 'like', 'mail.%').execute()).map((row) => row.action);
+    const actions = (await service.db.selectFrom('audit_log').select('action').where('action', 'like', 'mail.%').execute()).map(
+      (row) => row.action,
+    );
     assert.ok(actions.includes('mail.broadcast'));
     assert.ok(actions.filter((action) => action === 'mail.broadcast_progress').length >= 2);
     assert.ok(actions.includes('mail.broadcast_queued'));

@@ -55,8 +55,14 @@ export class Broadcaster {
         .values({ subject: title, message, created_by: actor.id, created_at: now, last_user_id: 0, queued: 0, finished_at: null })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const { count } = await this.recipients(trx, 0).select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow();
-      await recordAudit(trx, now, { actor, action: 'mail.broadcast', details: { broadcast: id, subject: title, recipients: Number(count) } });
+      const { count } = await this.recipients(trx, 0)
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
+      await recordAudit(trx, now, {
+        actor,
+        action: 'mail.broadcast',
+        details: { broadcast: id, subject: title, recipients: Number(count) },
+      });
       return Number(count);
     });
     this.loop.wake();
@@ -76,9 +82,19 @@ export class Broadcaster {
       if (isPostgres(trx)) pending = pending.forUpdate().skipLocked();
       const broadcast = await pending.executeTakeFirst();
       if (!broadcast) return null;
-      const batch = await this.recipients(trx, broadcast.last_user_id).select(['id', 'mail']).orderBy('id').limit(this.options.batchSize).execute();
+      const batch = await this.recipients(trx, broadcast.last_user_id)
+        .select(['id', 'mail'])
+        .orderBy('id')
+        .limit(this.options.batchSize)
+        .execute();
       const now = this.clock.now();
-      await queueMail(trx, now, batch.map((user) => user.mail), broadcastMessage(broadcast.subject, broadcast.message), broadcast.id);
+      await queueMail(
+        trx,
+        now,
+        batch.map((user) => user.mail),
+        broadcastMessage(broadcast.subject, broadcast.message),
+        broadcast.id,
+      );
       const finished = batch.length < this.options.batchSize;
       const queued = broadcast.queued + batch.length;
       await trx

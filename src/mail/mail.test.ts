@@ -27,7 +27,10 @@ describeEachDatabase('mail delivery', (kind) => {
     const service = await startService(kind, { mailbox: offline });
     cleanups.push(() => service.close());
     const mail = `${uniqueName()}@example.org`;
-    const registered = await service.call('POST', '/api/auth/register', { body: { mail, password: 'a good password' }, ip: randomAddress() });
+    const registered = await service.call('POST', '/api/auth/register', {
+      body: { mail, password: 'a good password' },
+      ip: randomAddress(),
+    });
     assert.equal(registered.status, 200, 'the request does not wait for SMTP');
 
     const row = () => service.db.selectFrom('mail_outbox').selectAll().where('recipient', '=', mail).executeTakeFirstOrThrow();
@@ -78,7 +81,11 @@ describeEachDatabase('mail without SMTP', (kind) => {
       }
     }, 'an .eml file');
     const files = readdirSync(outbox);
-    assert.deepEqual(files.filter((file) => file.endsWith('.tmp')), [], 'no half-written files');
+    assert.deepEqual(
+      files.filter((file) => file.endsWith('.tmp')),
+      [],
+      'no half-written files',
+    );
     const eml = readFileSync(join(outbox, files[0]!), 'utf8');
     assert.match(eml, new RegExp(`To: ${mail}`));
     assert.match(eml, /Your code: [A-Z0-9]{8}/);

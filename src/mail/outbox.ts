@@ -127,7 +127,15 @@ export class MailWorker {
       .executeTakeFirst();
   }
 
-  private async deliver(row: { id: number; recipient: string; subject: string; text_body: string; html_body: string; attempts: number; broadcast_id: number | null }) {
+  private async deliver(row: {
+    id: number;
+    recipient: string;
+    subject: string;
+    text_body: string;
+    html_body: string;
+    attempts: number;
+    broadcast_id: number | null;
+  }) {
     try {
       await this.transport.send({ id: row.id, to: row.recipient, subject: row.subject, text: row.text_body, html: row.html_body });
       await this.db
@@ -151,7 +159,11 @@ export class MailWorker {
           .execute();
         // A mail given up on is worth an operator's attention; a retry is not (it is in the log).
         if (permanent) {
-          await recordAudit(trx, now, { actor: SYSTEM, action: 'mail.failed', details: { mail: row.id, recipient: row.recipient, broadcast: row.broadcast_id, error: lastError } });
+          await recordAudit(trx, now, {
+            actor: SYSTEM,
+            action: 'mail.failed',
+            details: { mail: row.id, recipient: row.recipient, broadcast: row.broadcast_id, error: lastError },
+          });
         }
       });
     }

@@ -28,5 +28,9 @@ export const resetPasswordMessage = (code: string, link: string) =>
 /** A message an owner sends to every user: their text, as plain text and as escaped HTML paragraphs. */
 export function broadcastMessage(subject: string, message: string): MailContent {
   const paragraphs = message.split(/\n{2,}/).map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`);
-  return { subject, text: message, html: `<!doctype html><html><body style="font-family:sans-serif">${paragraphs.join('\n')}</body></html>` };
+  return {
+    subject,
+    text: message,
+    html: `<!doctype html><html><body style="font-family:sans-serif">${paragraphs.join('\n')}</body></html>`,
+  };
 }

@@ -41,7 +41,8 @@ export function gatherFromWorkers(local: () => ProcessMetrics): Promise<ProcessM
 export function answerMetricsRequests(local: () => ProcessMetrics): () => void {
   if (!cluster.isWorker) return () => {};
   const onMessage = (message: unknown) => {
-    if (isMessage(message) && message.type === 'metrics:report') process.send!({ type: 'metrics:reported', id: message.id, metrics: local() } satisfies Message);
+    if (isMessage(message) && message.type === 'metrics:report')
+      process.send!({ type: 'metrics:reported', id: message.id, metrics: local() } satisfies Message);
   };
   process.on('message', onMessage);
   return () => process.off('message', onMessage);

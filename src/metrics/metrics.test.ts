@@ -18,7 +18,10 @@ async function refusingSmtpServer() {
     onRcptTo: (_address, _session, callback) => callback(Object.assign(new Error('No such mailbox'), { responseCode: 550 })),
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  return { url: `smtp://127.0.0.1:${(server.server.address() as { port: number }).port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `smtp://127.0.0.1:${(server.server.address() as { port: number }).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** The samples of an exposition by name and labels, as Prometheus writes them: `name{a="b"}`. */
@@ -69,9 +72,15 @@ describeEachDatabase('metrics', (kind) => {
 
   it('counts a repeated head image as a cache hit and the first as a miss', async () => {
     const username = uniqueName();
-    await createAccount(service.db, systemClock, { username, mail: `${username}@example.org`, password: 'a good password', perms: 0 }, SYSTEM);
+    await createAccount(
+      service.db,
+      systemClock,
+      { username, mail: `${username}@example.org`, password: 'a good password', perms: 0 },
+      SYSTEM,
+    );
     const hits = (samples: Map<string, number>) =>
-      value(samples, 'skinservice_image_cache_hits_total{layer="answer"}') + value(samples, 'skinservice_image_cache_hits_total{layer="render"}');
+      value(samples, 'skinservice_image_cache_hits_total{layer="answer"}') +
+      value(samples, 'skinservice_image_cache_hits_total{layer="render"}');
     const before = await scrape();
     assert.equal((await service.call('GET', `/api/skin/head/${username}?size=64`)).status, 200);
     const once = await scrape();

@@ -70,7 +70,10 @@ export class Metrics {
       { name: 'skinservice_mail_queue_depth', value: outbox.pending },
       { name: 'skinservice_mail_failed', value: outbox.failed },
     ];
-    return writeExposition(sumRequests(processes.flatMap((p) => p.requests)), sumSamples([...processes.flatMap((p) => p.samples), ...shared]));
+    return writeExposition(
+      sumRequests(processes.flatMap((p) => p.requests)),
+      sumSamples([...processes.flatMap((p) => p.samples), ...shared]),
+    );
   }
 }
 
@@ -122,6 +125,8 @@ function writeExposition(requests: DurationSeries[], samples: Sample[]): string 
 }
 
 function labelText(labels: Record<string, string>): string {
-  const pairs = Object.entries(labels).map(([key, value]) => `${key}="${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`);
+  const pairs = Object.entries(labels).map(
+    ([key, value]) => `${key}="${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`,
+  );
   return pairs.length === 0 ? '' : `{${pairs.join(',')}}`;
 }

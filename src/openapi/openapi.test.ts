@@ -22,14 +22,18 @@ const routeKey = (method: string, path: string) => `${method.toUpperCase()} ${pa
 function interfaceRoutes(): Set<string> {
   // A copy of shared/spec/interface.md, so that a fresh clone tests itself.
   const text = readFileSync(new URL('../../test/fixtures/interface.md', import.meta.url), 'utf8');
-  return new Set([...text.matchAll(/\b(GET|POST|PUT|PATCH|DELETE) (\/api\/[^\s*,|)]+)/g)].map(([, method, path]) => routeKey(method!, path!)));
+  return new Set(
+    [...text.matchAll(/\b(GET|POST|PUT|PATCH|DELETE) (\/api\/[^\s*,|)]+)/g)].map(([, method, path]) => routeKey(method!, path!)),
+  );
 }
 
 describe('OpenAPI document and docs page', () => {
   let service: TestService;
   let document: { openapi: string; paths: Record<string, Record<string, Operation>> };
   const operations = () =>
-    Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })));
+    Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
+    );
 
   before(async () => {
     service = await startService('sqlite');
@@ -52,7 +56,10 @@ describe('OpenAPI document and docs page', () => {
     // 8 account routes, 13 admin routes, 5 image routes (the cloak path is named twice, :idcloak and :uuid).
     assert.equal(expected.size, 26, 'routes found in interface.md');
     const documented = new Set(operations().map(({ key }) => routeKey(...(key.split(' ') as [string, string]))));
-    assert.deepEqual([...expected].filter((route) => !documented.has(route)), []);
+    assert.deepEqual(
+      [...expected].filter((route) => !documented.has(route)),
+      [],
+    );
   });
 
   it('has every API route the service has, with its access', () => {

@@ -82,7 +82,8 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string) {
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
     theme: { title: 'Skin service API' },
-    staticCSP: "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'",
+    staticCSP:
+      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'",
   });
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -123,9 +123,12 @@ export class RedisCounterStore implements CounterStore {
   }
 
   async read(key: string): Promise<Window | null> {
-    const [count, ttl] = await this.redis.multi().get(this.prefix + key).pttl(this.prefix + key).exec().then((replies) =>
-      (replies ?? []).map(([, value]) => value),
-    );
+    const [count, ttl] = await this.redis
+      .multi()
+      .get(this.prefix + key)
+      .pttl(this.prefix + key)
+      .exec()
+      .then((replies) => (replies ?? []).map(([, value]) => value));
     if (count === null || count === undefined || (ttl as number) <= 0) return null;
     return { count: Number(count), retryAfterMs: ttl as number };
   }

@@ -42,20 +42,30 @@ describe('decodePng', () => {
 
   it('reads Adam7-interlaced files', () => {
     const expected = new Uint8Array(width * height * 4);
-    for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) expected.set([grey(x, y), 255 - grey(x, y), x * 10, alpha(y)], (y * width + x) * 4);
+    for (let y = 0; y < height; y++)
+      for (let x = 0; x < width; x++) expected.set([grey(x, y), 255 - grey(x, y), x * 10, alpha(y)], (y * width + x) * 4);
     assert.deepEqual(decodePng(interlacedPng({ width, height, data: expected })).data, expected);
   });
 });
 
 /** An RGBA PNG written with Adam7 interlacing (pngjs only writes non-interlaced files). */
 function interlacedPng(image: RgbaImage): Buffer {
-  const passes = [[0, 0, 8, 8], [4, 0, 8, 8], [0, 4, 4, 8], [2, 0, 4, 4], [0, 2, 2, 4], [1, 0, 2, 2], [0, 1, 1, 2]];
+  const passes = [
+    [0, 0, 8, 8],
+    [4, 0, 8, 8],
+    [0, 4, 4, 8],
+    [2, 0, 4, 4],
+    [0, 2, 2, 4],
+    [1, 0, 2, 2],
+    [0, 1, 1, 2],
+  ];
   const scanlines: number[] = [];
   for (const [startX, startY, stepX, stepY] of passes) {
     for (let y = startY!; y < image.height; y += stepY!) {
       if (startX! >= image.width) break;
       scanlines.push(0); // filter: none
-      for (let x = startX!; x < image.width; x += stepX!) scanlines.push(...image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4));
+      for (let x = startX!; x < image.width; x += stepX!)
+        scanlines.push(...image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4));
     }
   }
   const header = Buffer.alloc(13);
@@ -71,13 +81,21 @@ function interlacedPng(image: RgbaImage): Buffer {
     return Buffer.concat([length, typed, crc]);
   };
   const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.from(scanlines))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    signature,
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.from(scanlines))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('encodePng', () => {
   const images: [string, RgbaImage][] = [
     ['a skin', fixture('skins/classic.png')],
-    ['odd sizes and random bytes', { width: 37, height: 23, data: Uint8Array.from({ length: 37 * 23 * 4 }, (_, i) => (i * 2654435761) >>> 24) }],
+    [
+      'odd sizes and random bytes',
+      { width: 37, height: 23, data: Uint8Array.from({ length: 37 * 23 * 4 }, (_, i) => (i * 2654435761) >>> 24) },
+    ],
     ['one pixel', { width: 1, height: 1, data: Uint8Array.of(1, 2, 3, 4) }],
   ];
   for (const [name, image] of images) {

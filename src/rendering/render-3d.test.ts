@@ -12,7 +12,8 @@ function render(name: string, request: RenderRequest): RgbaImage {
   return decodePng(png);
 }
 
-const only = (faces: Record<string, ManifestFace>, prefix: string) => Object.fromEntries(Object.entries(faces).filter(([name]) => name.startsWith(prefix)));
+const only = (faces: Record<string, ManifestFace>, prefix: string) =>
+  Object.fromEntries(Object.entries(faces).filter(([name]) => name.startsWith(prefix)));
 const count = (found: Map<string, unknown[]>, ...names: string[]) => names.reduce((sum, name) => sum + (found.get(name)?.length ?? 0), 0);
 /** Pixels of a part's face on either layer. */
 const side = (found: Map<string, unknown[]>, part: string, face: string) => count(found, `${part}.base.${face}`, `${part}.overlay.${face}`);
@@ -24,7 +25,8 @@ function withoutOverlay(skin: RgbaImage, faces: Record<string, ManifestFace>): R
   for (const [name, face] of Object.entries(faces)) {
     if (!name.includes('.overlay.')) continue;
     const [x, y, width, height] = face.rect.map((value) => value * scale) as [number, number, number, number];
-    for (let row = y; row < y + height; row++) for (let column = x; column < x + width; column++) copy.data[(row * skin.width + column) * 4 + 3] = 0;
+    for (let row = y; row < y + height; row++)
+      for (let column = x; column < x + width; column++) copy.data[(row * skin.width + column) * 4 + 3] = 0;
   }
   return copy;
 }
@@ -34,7 +36,13 @@ describe('3D head', () => {
     for (const size of [100, 300]) {
       it(`${file} at ${size}: top, front and exactly one side; never back or bottom`, () => {
         const faces = only(facesOf(file), 'head.');
-        const image = render(`3d-head-${file.replace(/\W+/g, '_')}-${size}`, { view: 'head', type: 'player', size, skin: fixture(file), slim: false });
+        const image = render(`3d-head-${file.replace(/\W+/g, '_')}-${size}`, {
+          view: 'head',
+          type: 'player',
+          size,
+          skin: fixture(file),
+          slim: false,
+        });
         assert.equal(image.width, size);
         assert.equal(image.height, size);
         const found = facePixels(image, faces);
@@ -70,13 +78,27 @@ describe('3D head', () => {
 
   it('shades faces by direction: top lit, front as is, side dimmed', () => {
     const faces = only(facesOf('skins/no-overlay.png'), 'head.');
-    const image = render('3d-head-shading', { view: 'head', type: 'player', size: 100, skin: fixture('skins/no-overlay.png'), slim: false });
+    const image = render('3d-head-shading', {
+      view: 'head',
+      type: 'player',
+      size: 100,
+      skin: fixture('skins/no-overlay.png'),
+      slim: false,
+    });
     const found = facePixels(image, faces);
     // Brightness of each face against its texture: the mean of R+G+B over the face's pixels, divided by the
     // texture's mean (manifest colour plus the fixtures' gradient, 3.5 on average in red and in green).
     const brightness = (face: string) => {
       const points = found.get(face)!;
-      const rendered = points.reduce((sum, { x, y }) => sum + pixelAt(image, x, y).slice(0, 3).reduce((a, b) => a + b), 0) / points.length;
+      const rendered =
+        points.reduce(
+          (sum, { x, y }) =>
+            sum +
+            pixelAt(image, x, y)
+              .slice(0, 3)
+              .reduce((a, b) => a + b),
+          0,
+        ) / points.length;
       const [r, g, b] = faces[face]!.colour;
       return rendered / (r + g + b + 7);
     };
@@ -88,7 +110,11 @@ describe('3D head', () => {
 });
 
 describe('3D body', () => {
-  for (const [file, slim] of [['skins/classic.png', false], ['skins/slim.png', true], ['skins/hd-128.png', false]] as const) {
+  for (const [file, slim] of [
+    ['skins/classic.png', false],
+    ['skins/slim.png', true],
+    ['skins/hd-128.png', false],
+  ] as const) {
     it(`${file}: every part's front visible, the player's right arm left of the torso`, () => {
       const faces = facesOf(file);
       const image = render(`3d-body-${file.replace(/\W+/g, '_')}`, { view: 'body', type: 'player', size: 150, skin: fixture(file), slim });
@@ -104,7 +130,10 @@ describe('3D body', () => {
       assert.ok(frontX('body') < frontX('leftArm'), 'left arm right of the torso');
       assert.ok(frontX('rightLeg') < frontX('leftLeg'));
       const frontY = (part: string) => meanY(found.get(`${part}.base.front`)!);
-      assert.ok(frontY('head') < frontY('body') && frontY('body') < frontY('rightLeg'), 'standing upright: head, torso, legs from top to bottom');
+      assert.ok(
+        frontY('head') < frontY('body') && frontY('body') < frontY('rightLeg'),
+        'standing upright: head, torso, legs from top to bottom',
+      );
       const torsoRows = found.get('body.base.front')!.map(({ y }) => y);
       for (const arm of ['rightArm', 'leftArm']) {
         assert.ok(frontY(arm) > Math.min(...torsoRows) && frontY(arm) < Math.max(...torsoRows), `${arm} hangs beside the torso`);
@@ -114,7 +143,13 @@ describe('3D body', () => {
 
   it('slim arms are narrower than classic ones', () => {
     const measure = (file: string, slim: boolean) => {
-      const image = render(`3d-body-arm-${slim ? 'slim' : 'classic'}`, { view: 'body', type: 'player', size: 300, skin: fixture(file), slim });
+      const image = render(`3d-body-arm-${slim ? 'slim' : 'classic'}`, {
+        view: 'body',
+        type: 'player',
+        size: 300,
+        skin: fixture(file),
+        slim,
+      });
       const found = facePixels(image, only(facesOf(file), 'rightArm.'));
       found.delete('unexplained');
       const xs = (points: { x: number }[]) => points.map(({ x }) => x);
@@ -130,7 +165,13 @@ describe('3D body', () => {
 
   it('legacy 64x32 skins: the left limbs show the right limbs, mirrored', () => {
     const faces = facesOf('skins/legacy-64x32.png');
-    const image = render('3d-body-legacy', { view: 'body', type: 'player', size: 150, skin: fixture('skins/legacy-64x32.png'), slim: false });
+    const image = render('3d-body-legacy', {
+      view: 'body',
+      type: 'player',
+      size: 150,
+      skin: fixture('skins/legacy-64x32.png'),
+      slim: false,
+    });
     const found = facePixels(image, faces);
     assert.equal(count(found, 'unexplained'), 0);
     const torso = meanX(found.get('body.base.front')!);
@@ -140,14 +181,21 @@ describe('3D body', () => {
       const right = points.filter(({ x }) => x > torso);
       assert.ok(left.length > 20 && right.length > 20, `${limb} front drawn on both sides of the torso`);
       // Mirrored: red rises with the texture column, so it falls to the right on the mirrored limb.
-      const redTrend = (ps: { x: number; y: number }[]) => correlation(ps.map(({ x }) => x), ps.map(({ x, y }) => image.data[(y * image.width + x) * 4]!));
+      const redTrend = (ps: { x: number; y: number }[]) =>
+        correlation(
+          ps.map(({ x }) => x),
+          ps.map(({ x, y }) => image.data[(y * image.width + x) * 4]!),
+        );
       assert.ok(redTrend(left) > 0.5 && redTrend(right) < -0.5, `${limb}: ${redTrend(left)} / ${redTrend(right)}`);
     }
   });
 });
 
 describe('3D cloak', () => {
-  for (const [skinFile, capeFile] of [['skins/classic.png', 'capes/cape.png'], ['skins/hd-128.png', 'capes/cape-hd-128x64.png']] as const) {
+  for (const [skinFile, capeFile] of [
+    ['skins/classic.png', 'capes/cape.png'],
+    ['skins/hd-128.png', 'capes/cape-hd-128x64.png'],
+  ] as const) {
     it(`${skinFile} with ${capeFile}: seen from behind, the cape's outer face over the back`, () => {
       // A skin face painted in exactly a cape face's colour cannot be told apart from it: leave it out.
       const capeFaces = facesOf(capeFile);
@@ -168,8 +216,10 @@ describe('3D cloak', () => {
       assert.ok(count(found, 'cape.front') > 500, 'outer face of the cape');
       assert.equal(count(found, 'cape.back'), 0, 'inner face of the cape hidden');
       assert.equal(count(found, 'elytra'), 0, 'no elytra');
-      for (const part of ['head', 'rightArm', 'leftArm', 'rightLeg', 'leftLeg']) assert.ok(side(found, part, 'back') > 20, `${part} back visible`);
-      for (const part of ['head', 'body', 'rightArm', 'leftArm', 'rightLeg', 'leftLeg']) assert.equal(side(found, part, 'front'), 0, `${part} front hidden`);
+      for (const part of ['head', 'rightArm', 'leftArm', 'rightLeg', 'leftLeg'])
+        assert.ok(side(found, part, 'back') > 20, `${part} back visible`);
+      for (const part of ['head', 'body', 'rightArm', 'leftArm', 'rightLeg', 'leftLeg'])
+        assert.equal(side(found, part, 'front'), 0, `${part} front hidden`);
       // From behind, the player's left arm is on the viewer's left.
       assert.ok(meanX(found.get('leftArm.base.back')!) < meanX(found.get('rightArm.base.back')!));
     });

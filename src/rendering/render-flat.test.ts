@@ -54,7 +54,10 @@ function assertFlat(image: RgbaImage, columns: number, rows: number, expected: (
       // Downscaled, a pixel may take either texel next to its centre (the image is centred to the rounded
       // pixel, which moves texel boundaries by a fraction of a pixel).
       const candidates = [-0.5, 0, 0.5].map((nudge) =>
-        expected(Math.min(columns - 1, Math.floor(((x + 0.5) * columns) / image.width + nudge)), Math.min(rows - 1, Math.floor(((y + 0.5) * rows) / image.height + nudge))),
+        expected(
+          Math.min(columns - 1, Math.floor(((x + 0.5) * columns) / image.width + nudge)),
+          Math.min(rows - 1, Math.floor(((y + 0.5) * rows) / image.height + nudge)),
+        ),
       );
       assert.ok(
         candidates.some((candidate) => candidate.every((value, channel) => value === pixelAt(image, x, y)[channel])),
@@ -98,7 +101,13 @@ describe('flat head', () => {
     for (const size of SIZES) {
       it(`${file} at ${size}: face with the hat composited over it`, () => {
         const faces = facesOf(file);
-        const image = render(`flat-head-${file.replace(/\W+/g, '_')}-${size}`, { view: 'head', type: 'skin', size, skin: fixture(file), slim: false });
+        const image = render(`flat-head-${file.replace(/\W+/g, '_')}-${size}`, {
+          view: 'head',
+          type: 'skin',
+          size,
+          skin: fixture(file),
+          slim: false,
+        });
         assert.equal(image.width, size);
         assert.equal(image.height, size);
         assertFlat(image, 8, 8, flatFace(fixture(texture), faces['head.base.front']!, faces['head.overlay.front']));
@@ -111,7 +120,11 @@ describe('flat head', () => {
     const image = render('flat-head-stripes', { view: 'head', type: 'skin', size: 80, skin: fixture('skins/classic.png'), slim: false });
     // Texel rows 0-1 of the fixture's hat are opaque, rows 2-3 transparent.
     assert.deepEqual(pixelAt(image, 5, 5).slice(0, 3), faces['head.overlay.front']!.colour);
-    assert.deepEqual(pixelAt(image, 5, 25).slice(0, 3), [faces['head.base.front']!.colour[0], faces['head.base.front']!.colour[1] + 2, faces['head.base.front']!.colour[2]]);
+    assert.deepEqual(pixelAt(image, 5, 25).slice(0, 3), [
+      faces['head.base.front']!.colour[0],
+      faces['head.base.front']!.colour[1] + 2,
+      faces['head.base.front']!.colour[2],
+    ]);
   });
 });
 
@@ -119,7 +132,13 @@ describe('flat body', () => {
   for (const { file, texture } of SKINS) {
     for (const size of SIZES) {
       it(`${file} at ${size}: the front of every part, overlays composited`, () => {
-        const image = render(`flat-body-${file.replace(/\W+/g, '_')}-${size}`, { view: 'body', type: 'skin', size, skin: fixture(file), slim: false });
+        const image = render(`flat-body-${file.replace(/\W+/g, '_')}-${size}`, {
+          view: 'body',
+          type: 'skin',
+          size,
+          skin: fixture(file),
+          slim: false,
+        });
         assert.equal(image.width, size);
         assertFlat(image, 16, 32, flatBody(fixture(texture), facesOf(file), 4));
       });
@@ -133,8 +152,17 @@ describe('flat body', () => {
   });
 
   it('measured arm widths: 3 texels for slim, 4 for classic', () => {
-    for (const [file, slim, width] of [['skins/slim.png', true, 3], ['skins/classic.png', false, 4]] as const) {
-      const image = render(`flat-body-armwidth-${slim ? 'slim' : 'classic'}`, { view: 'body', type: 'skin', size: 160, skin: fixture(file), slim });
+    for (const [file, slim, width] of [
+      ['skins/slim.png', true, 3],
+      ['skins/classic.png', false, 4],
+    ] as const) {
+      const image = render(`flat-body-armwidth-${slim ? 'slim' : 'classic'}`, {
+        view: 'body',
+        type: 'skin',
+        size: 160,
+        skin: fixture(file),
+        slim,
+      });
       const texel = 10; // 160 px / 16 texels
       // Along a row through the middle of the arms, count opaque pixels left of the torso (x < 4 texels).
       const y = 14 * texel + 5;
@@ -172,7 +200,14 @@ describe('flat cloak', () => {
     for (const size of SIZES) {
       it(`${file} at ${size}: the cape's outer face`, () => {
         const cape = fixture(file);
-        const image = render(`flat-cloak-${file.replace(/\W+/g, '_')}-${size}`, { view: 'cloak', type: 'skin', size, skin: fixture('skins/classic.png'), slim: false, cape });
+        const image = render(`flat-cloak-${file.replace(/\W+/g, '_')}-${size}`, {
+          view: 'cloak',
+          type: 'skin',
+          size,
+          skin: fixture('skins/classic.png'),
+          slim: false,
+          cape,
+        });
         assert.equal(image.width, size);
         assertFlat(image, 10, 16, flatFace(cape, facesOf(file)['cape.front']!));
       });

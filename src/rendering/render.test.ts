@@ -22,7 +22,10 @@ describe('output dimensions', () => {
           assert.equal(image.width, size);
           if (view === 'head') assert.equal(image.height, size);
           else assert.ok(image.height > size * 1.5, 'bodies and cloaks are taller than wide');
-          assert.ok(image.data.some((value, index) => index % 4 === 3 && value === 255), 'something is drawn');
+          assert.ok(
+            image.data.some((value, index) => index % 4 === 3 && value === 255),
+            'something is drawn',
+          );
         });
       }
     }
@@ -34,7 +37,11 @@ describe('output dimensions', () => {
   });
 
   it('the same dimensions for classic, slim and legacy skins', () => {
-    for (const [file, slim] of [['skins/slim.png', true], ['skins/legacy-64x32.png', false], ['skins/hd-128.png', false]] as const) {
+    for (const [file, slim] of [
+      ['skins/slim.png', true],
+      ['skins/legacy-64x32.png', false],
+      ['skins/hd-128.png', false],
+    ] as const) {
       const image = decodePng(renderImage({ view: 'body', type: 'player', size: 120, skin: fixture(file), slim }));
       assert.deepEqual({ width: image.width, height: image.height }, renderDimensions({ view: 'body', type: 'player', size: 120 }));
     }

@@ -242,9 +242,19 @@ const R2 = Math.SQRT2;
 const R3 = Math.sqrt(3);
 const R6 = Math.sqrt(6);
 /** True isometric from the player's front-right, above: top, front and the player's right side in view. */
-const ISOMETRIC_FRONT: Camera = { right: [1 / R2, 0, 1 / R2], up: [1 / R6, 2 / R6, -1 / R6], toViewer: [-1 / R3, 1 / R3, 1 / R3], flat: false };
+const ISOMETRIC_FRONT: Camera = {
+  right: [1 / R2, 0, 1 / R2],
+  up: [1 / R6, 2 / R6, -1 / R6],
+  toViewer: [-1 / R3, 1 / R3, 1 / R3],
+  flat: false,
+};
 /** The same camera with the player turned around: top, back and the player's left side in view. */
-const ISOMETRIC_BACK: Camera = { right: [-1 / R2, 0, -1 / R2], up: [-1 / R6, 2 / R6, 1 / R6], toViewer: [1 / R3, 1 / R3, -1 / R3], flat: false };
+const ISOMETRIC_BACK: Camera = {
+  right: [-1 / R2, 0, -1 / R2],
+  up: [-1 / R6, 2 / R6, 1 / R6],
+  toViewer: [1 / R3, 1 / R3, -1 / R3],
+  flat: false,
+};
 const FLAT_FRONT: Camera = { right: [1, 0, 0], up: [0, 1, 0], toViewer: [0, 0, 1], flat: true };
 const FLAT_BACK: Camera = { right: [-1, 0, 0], up: [0, 1, 0], toViewer: [0, 0, -1], flat: true };
 
@@ -308,10 +318,14 @@ function sceneFaces(view: RenderView, type: RenderType, model: SkinModel): Scree
     const camera = cameraFor(view, type);
     const frame = frameOf(view, type);
     const visible = visibleFaces(view, type, model);
-    const centreDepth = (face: Face) => dot(face.corner, camera.toViewer) + (dot(face.across, camera.toViewer) + dot(face.down, camera.toViewer)) / 2;
+    const centreDepth = (face: Face) =>
+      dot(face.corner, camera.toViewer) + (dot(face.across, camera.toViewer) + dot(face.down, camera.toViewer)) / 2;
     // The base layer is opaque and depth-tested, so its order is free; overlay texels may be translucent
     // and must blend over whatever lies behind them, so they come last and far to near.
-    const ordered = [...visible.filter((face) => !face.overlay), ...visible.filter((face) => face.overlay).sort((p, q) => centreDepth(p) - centreDepth(q))];
+    const ordered = [
+      ...visible.filter((face) => !face.overlay),
+      ...visible.filter((face) => face.overlay).sort((p, q) => centreDepth(p) - centreDepth(q)),
+    ];
     faces = ordered.map((face) => toScreen(face, camera, frame));
     scenes.set(key, faces);
   }

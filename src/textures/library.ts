@@ -110,6 +110,9 @@ export class TextureLibrary {
 
   private async removeBytesIfRowGone(digest: string) {
     // An upload of the same texture may have recreated the row since our commit; its bytes must stay.
-    await this.store.remove(digest, async () => (await this.db.selectFrom('textures').select('digest').where('digest', '=', digest).executeTakeFirst()) !== undefined);
+    await this.store.remove(
+      digest,
+      async () => (await this.db.selectFrom('textures').select('digest').where('digest', '=', digest).executeTakeFirst()) !== undefined,
+    );
   }
 }

@@ -21,7 +21,8 @@ export function readPngHeader(bytes: Buffer, what: string): PngHeader {
   const height = bytes.readUInt32BE(20);
   const bitDepth = bytes[24]!;
   const colourType = bytes[25]!;
-  const valid = width > 0 && height > 0 && BIT_DEPTHS[colourType]?.includes(bitDepth) && bytes[26] === 0 && bytes[27] === 0 && bytes[28]! <= 1;
+  const valid =
+    width > 0 && height > 0 && BIT_DEPTHS[colourType]?.includes(bitDepth) && bytes[26] === 0 && bytes[27] === 0 && bytes[28]! <= 1;
   if (!valid) throw badRequest(`The ${what} file is not a valid PNG: its header is damaged`);
   return { width, height };
 }

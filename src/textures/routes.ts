@@ -35,7 +35,8 @@ const capeRecordSchema = {
   },
 } as const;
 const listOf = (items: object, example: unknown) => ({ 200: envelopeSchema({ type: 'array', items }, ok([example])) });
-const deletedSchema = (uuid: string, msg: string) => envelopeSchema({ type: 'object', properties: { uuid: { type: 'string' } } }, ok({ uuid }, msg));
+const deletedSchema = (uuid: string, msg: string) =>
+  envelopeSchema({ type: 'object', properties: { uuid: { type: 'string' } } }, ok({ uuid }, msg));
 const png = (description: string) => ({ type: 'string', format: 'binary', description });
 const home = ['home'];
 const admin = ['admin'];
@@ -100,7 +101,10 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
             properties: {
               cape: png('the cape, a PNG'),
               name: { type: 'string', minLength: 1, maxLength: 64 },
-              owners: { type: 'string', description: 'user ids: repeated fields, a JSON array ("[7, 9]") or a comma-separated list ("7,9")' },
+              owners: {
+                type: 'string',
+                description: 'user ids: repeated fields, a JSON array ("[7, 9]") or a comma-separated list ("7,9")',
+              },
             },
           },
           response: { 200: envelopeSchema(capeRecordSchema, ok(CAPE, CAPE_UPLOADED)) },
@@ -120,13 +124,27 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
 
   app.get(
     '/api/home/skins',
-    { config: { access: 'player' }, schema: { summary: "The caller's skins; selected is true on the selected one", tags: home, response: listOf(skinRecordSchema, { ...SKIN, selected: true }) } },
+    {
+      config: { access: 'player' },
+      schema: {
+        summary: "The caller's skins; selected is true on the selected one",
+        tags: home,
+        response: listOf(skinRecordSchema, { ...SKIN, selected: true }),
+      },
+    },
     async (request) => ok(await wardrobe.ownSkins(callerOf(request).user.id)),
   );
 
   app.get(
     '/api/home/capes',
-    { config: { access: 'player' }, schema: { summary: 'The capes the caller owns; selected is true on the selected one', tags: home, response: listOf(capeRecordSchema, { ...CAPE, selected: true }) } },
+    {
+      config: { access: 'player' },
+      schema: {
+        summary: 'The capes the caller owns; selected is true on the selected one',
+        tags: home,
+        response: listOf(capeRecordSchema, { ...CAPE, selected: true }),
+      },
+    },
     async (request) => ok(await wardrobe.ownCapes(callerOf(request).user.id)),
   );
 
@@ -138,7 +156,12 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
         summary: 'Change the name, arm model or cape (a cape you own, "" for none) of one of your skins',
         tags: home,
         params: uuidParam,
-        body: { type: 'object', additionalProperties: false, properties: skinChanges, examples: [{ name: 'Summer', slim: true, cloakid: CAPE.uuid }] },
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: skinChanges,
+          examples: [{ name: 'Summer', slim: true, cloakid: CAPE.uuid }],
+        },
         response: { 200: envelopeSchema(skinRecordSchema, ok(SKIN, SKIN_SAVED)), ...errorResponses(404) },
       },
     },
@@ -163,7 +186,12 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
     '/api/admin/skins',
     {
       config: { access: 'moderator' },
-      schema: { summary: 'Every skin, paginated', tags: admin, querystring: pageQuerySchema, response: { 200: pageResponse(skinRecordSchema, SKIN) } },
+      schema: {
+        summary: 'Every skin, paginated',
+        tags: admin,
+        querystring: pageQuerySchema,
+        response: { 200: pageResponse(skinRecordSchema, SKIN) },
+      },
     },
     async (request, reply) => pageEnvelope(reply, await wardrobe.allSkins(request.query)),
   );
@@ -209,7 +237,12 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
       schema: {
         summary: 'Delete a cape with its grants and skin links',
         tags: admin,
-        body: { type: 'object', required: ['capeid'], properties: { capeid: { type: 'string', maxLength: 64 } }, examples: [{ capeid: CAPE.uuid }] },
+        body: {
+          type: 'object',
+          required: ['capeid'],
+          properties: { capeid: { type: 'string', maxLength: 64 } },
+          examples: [{ capeid: CAPE.uuid }],
+        },
         response: { 200: deletedSchema(CAPE.uuid, CAPE_DELETED), ...errorResponses(404) },
       },
     },
@@ -239,7 +272,8 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
         },
       },
     },
-    async (request) => ok(await wardrobe.setUserCapes(actorOf(callerOf(request).user), request.params.identifier, request.body), CAPES_SAVED),
+    async (request) =>
+      ok(await wardrobe.setUserCapes(actorOf(callerOf(request).user), request.params.identifier, request.body), CAPES_SAVED),
   );
 
   app.get<{ Querystring: PageQuery }>(

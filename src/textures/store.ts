@@ -82,7 +82,10 @@ export class FileTextureStore implements TextureStore {
       const digest = name.endsWith('.png') ? name.slice(0, -4) : null;
       if (!name.endsWith('.tmp') && (digest === null || liveDigests.has(digest))) continue;
       const path = join(this.dir, String(entry));
-      const modified = await stat(path).then((stats) => stats.mtimeMs, () => now);
+      const modified = await stat(path).then(
+        (stats) => stats.mtimeMs,
+        () => now,
+      );
       if (now - modified < SWEEP_GRACE_MS) continue;
       await unlink(path).catch(() => {});
       removed += 1;

@@ -9,7 +9,6 @@ import { encodeVariant } from '../../test/support/png-variants.ts';
 import { capeFile, FIXTURES, fixture, skinFile } from '../../test/support/fixtures.ts';
 import { OWNER, startService, type TestService } from '../../test/support/service.ts';
 
-
 describeEachDatabase('wardrobe and admin textures', (kind) => {
   let service: TestService;
   let ownerToken: string;
@@ -19,18 +18,30 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
   });
   after(async () => service?.close());
 
-  const userId = async (username: string) => (await service.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
-  const setPerms = async (username: string, perms: number) => service.db.updateTable('users').set({ perms }).where('username', '=', username).execute();
+  const userId = async (username: string) =>
+    (await service.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+  const setPerms = async (username: string, perms: number) =>
+    service.db.updateTable('users').set({ perms }).where('username', '=', username).execute();
   const textureFiles = () => {
     try {
-      return readdirSync(join(service.settings.dataDir, 'textures'), { recursive: true }).map(String).filter((file) => file.endsWith('.png'));
+      return readdirSync(join(service.settings.dataDir, 'textures'), { recursive: true })
+        .map(String)
+        .filter((file) => file.endsWith('.png'));
     } catch {
       return [];
     }
   };
   const count = async (table: 'skins' | 'textures' | 'capes') =>
-    Number((await service.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
-  const uploadCape = async (fields: Record<string, string | string[]>, name = 'cape') => service.upload('/api/admin/user/cape/upload', ownerToken, { name: 'Cape', ...fields }, capeFile(name));
+    Number(
+      (
+        await service.db
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const uploadCape = async (fields: Record<string, string | string[]>, name = 'cape') =>
+    service.upload('/api/admin/user/cape/upload', ownerToken, { name: 'Cape', ...fields }, capeFile(name));
 
   it('uploads a skin that becomes the selected one, and detects slim', async () => {
     const player = await service.registerPlayer();
@@ -60,7 +71,10 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     );
     const list = await service.call('GET', '/api/home/skins', { token: player.token });
     assert.equal(list.body.data.length, 4);
-    assert.deepEqual(list.body.data.filter((skin: { selected: boolean }) => skin.selected).map((skin: { uuid: string }) => skin.uuid), [record.uuid]);
+    assert.deepEqual(
+      list.body.data.filter((skin: { selected: boolean }) => skin.selected).map((skin: { uuid: string }) => skin.uuid),
+      [record.uuid],
+    );
   });
 
   it('accepts palette, 16-bit, grey, interlaced, legacy and HD skins', async () => {
@@ -83,7 +97,12 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
 
   it('refuses every invalid file with a clear 400 and leaves nothing behind', async () => {
     const player = await service.registerPlayer();
-    const before = { skins: await count('skins'), capes: await count('capes'), textures: await count('textures'), files: textureFiles().length };
+    const before = {
+      skins: await count('skins'),
+      capes: await count('capes'),
+      textures: await count('textures'),
+      files: textureFiles().length,
+    };
     const expected: Record<string, RegExp> = {
       'bomb-20000x20000.png': /20000x20000/,
       'empty.png': /empty/,
@@ -101,9 +120,16 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
       const cape = await service.upload('/api/admin/user/cape/upload', ownerToken, { name: 'Broken' }, capeFile(name, bytes));
       assert.equal(cape.status, 400, `cape ${name}`);
     }
-    const after = { skins: await count('skins'), capes: await count('capes'), textures: await count('textures'), files: textureFiles().length };
+    const after = {
+      skins: await count('skins'),
+      capes: await count('capes'),
+      textures: await count('textures'),
+      files: textureFiles().length,
+    };
     assert.deepEqual(after, before);
-    const temporary = readdirSync(service.settings.dataDir, { recursive: true }).map(String).filter((file) => file.endsWith('.tmp'));
+    const temporary = readdirSync(service.settings.dataDir, { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith('.tmp'));
     assert.deepEqual(temporary, [], 'no temporary files left');
   });
 
@@ -113,7 +139,9 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     const big = await service.upload('/api/home/skins', player.token, {}, skinFile('big', oversized));
     assert.equal(big.status, 413);
     assert.match(big.body.msg, /larger than the limit/);
-    const wrongField = await service.upload('/api/home/skins', player.token, {}, [{ field: 'file', filename: 'a.png', bytes: fixture('skins/classic.png') }]);
+    const wrongField = await service.upload('/api/home/skins', player.token, {}, [
+      { field: 'file', filename: 'a.png', bytes: fixture('skins/classic.png') },
+    ]);
     assert.equal(wrongField.status, 400);
     assert.match(wrongField.body.msg, /"skin"/);
     const json = await service.call('POST', '/api/home/skins', { token: player.token, body: { skin: 'x' } });
@@ -130,9 +158,23 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     // A picture of its own (one pixel changed), so that only these two skins refer to it.
     const picture = decodePng(fixture('skins/classic.png'));
     picture.data.set([1, 2, 3, 255], 0);
-    const a = (await service.upload('/api/home/skins', alice.token, {}, skinFile('unique', encodeVariant(picture, { colourType: 6, interlaced: false })))).body.data;
+    const a = (
+      await service.upload(
+        '/api/home/skins',
+        alice.token,
+        {},
+        skinFile('unique', encodeVariant(picture, { colourType: 6, interlaced: false })),
+      )
+    ).body.data;
     // The same picture in another encoding (interlaced, with a metadata chunk) is the same texture.
-    const b = (await service.upload('/api/home/skins', bob.token, {}, skinFile('unique', encodeVariant(picture, { colourType: 6, interlaced: true })))).body.data;
+    const b = (
+      await service.upload(
+        '/api/home/skins',
+        bob.token,
+        {},
+        skinFile('unique', encodeVariant(picture, { colourType: 6, interlaced: true })),
+      )
+    ).body.data;
     assert.equal(a.digest, b.digest);
     const filesOf = (digest: string) => textureFiles().filter((file) => file.includes(digest));
     assert.equal(filesOf(a.digest).length, 1, 'one file');
@@ -151,7 +193,11 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     const skin = (await service.upload('/api/home/skins', player.token, {}, skinFile('classic'))).body.data;
     const dir = join(service.settings.dataDir, 'textures');
     const old = new Date(Date.now() - SWEEP_GRACE_MS - 60_000);
-    const stray = { orphan: join(dir, `${'a'.repeat(64)}.png`), temporary: join(dir, `${'b'.repeat(64)}.png.123.tmp`), young: join(dir, `${'c'.repeat(64)}.png`) };
+    const stray = {
+      orphan: join(dir, `${'a'.repeat(64)}.png`),
+      temporary: join(dir, `${'b'.repeat(64)}.png.123.tmp`),
+      young: join(dir, `${'c'.repeat(64)}.png`),
+    };
     for (const path of Object.values(stray)) writeFileSync(path, 'leftover');
     utimesSync(stray.orphan, old, old);
     utimesSync(stray.temporary, old, old);
@@ -168,11 +214,17 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     const player = await service.registerPlayer();
     const other = await service.registerPlayer();
     const skin = (await service.upload('/api/home/skins', player.token, {}, skinFile('classic'))).body.data;
-    const renamed = await service.call('PATCH', `/api/home/skins/${skin.uuid}`, { token: player.token, body: { name: 'Renamed', slim: true } });
+    const renamed = await service.call('PATCH', `/api/home/skins/${skin.uuid}`, {
+      token: player.token,
+      body: { name: 'Renamed', slim: true },
+    });
     assert.equal(renamed.status, 200);
     assert.equal(renamed.body.data.name, 'Renamed');
     assert.equal(renamed.body.data.slim, true);
-    assert.equal((await service.call('PATCH', `/api/home/skins/${skin.uuid}`, { token: player.token, body: { nmae: 'typo' } })).status, 400);
+    assert.equal(
+      (await service.call('PATCH', `/api/home/skins/${skin.uuid}`, { token: player.token, body: { nmae: 'typo' } })).status,
+      400,
+    );
     assert.equal((await service.call('PATCH', `/api/home/skins/${skin.uuid}`, { token: player.token, body: { name: '' } })).status, 400);
 
     const cape = (await uploadCape({ name: 'Founder' })).body.data;
@@ -180,15 +232,25 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     assert.equal(unowned.status, 400);
     assert.match(unowned.body.msg, /cloakid/);
     await service.call('POST', `/api/admin/user/cape/${player.username}`, { token: ownerToken, body: { cape: [cape.uuid] } });
-    const linked = await service.call('PATCH', `/api/home/skins/${skin.uuid.toUpperCase()}`, { token: player.token, body: { cloakid: cape.uuid } });
+    const linked = await service.call('PATCH', `/api/home/skins/${skin.uuid.toUpperCase()}`, {
+      token: player.token,
+      body: { cloakid: cape.uuid },
+    });
     assert.equal(linked.status, 200);
     assert.equal(linked.body.data.cloak_id, cape.uuid);
     const home = (await service.call('GET', '/api/home', { token: player.token })).body.data;
     assert.deepEqual(home.Skins[0], { uuid: skin.uuid, name: 'Renamed', cloak_id: cape.uuid });
     assert.deepEqual(home.Capes, [{ Id: cape.uuid, Name: 'Founder' }]);
 
-    for (const [method, body] of [['PATCH', { name: 'stolen' }], ['DELETE', undefined]] as const) {
-      assert.equal((await service.call(method, `/api/home/skins/${skin.uuid}`, { token: other.token, body })).status, 404, `${method} of another's skin`);
+    for (const [method, body] of [
+      ['PATCH', { name: 'stolen' }],
+      ['DELETE', undefined],
+    ] as const) {
+      assert.equal(
+        (await service.call(method, `/api/home/skins/${skin.uuid}`, { token: other.token, body })).status,
+        404,
+        `${method} of another's skin`,
+      );
     }
     const deleted = await service.call('DELETE', `/api/home/skins/${skin.uuid}`, { token: player.token });
     assert.deepEqual(deleted.body.data, { uuid: skin.uuid });
@@ -196,7 +258,7 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     assert.equal((await service.call('DELETE', `/api/home/skins/${skin.uuid}`, { token: player.token })).status, 404);
   });
 
-  it('selects a skin and a cape through PATCH /api/home, only the player\'s own', async () => {
+  it("selects a skin and a cape through PATCH /api/home, only the player's own", async () => {
     const player = await service.registerPlayer();
     const other = await service.registerPlayer();
     const mine = (await service.upload('/api/home/skins', player.token, {}, skinFile('classic'))).body.data;
@@ -214,7 +276,10 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     const capeId = (await service.db.selectFrom('capes').select('id').where('uuid', '=', cape.uuid).executeTakeFirstOrThrow()).id;
     assert.equal(selected.body.data.Selected_Cape, capeId);
     const capes = (await service.call('GET', '/api/home/capes', { token: player.token })).body.data;
-    assert.deepEqual(capes.map((c: { uuid: string; selected: boolean }) => [c.uuid, c.selected]), [[cape.uuid, true]]);
+    assert.deepEqual(
+      capes.map((c: { uuid: string; selected: boolean }) => [c.uuid, c.selected]),
+      [[cape.uuid, true]],
+    );
     const none = await select({ selected_skin: '', selected_cape: '' });
     assert.equal(none.body.data.Selected_Skin, '');
     assert.equal(none.body.data.Selected_Cape, 0);
@@ -241,7 +306,12 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     const legacy = decodePng(fixture('capes/cape.png'));
     const small = { width: 22, height: 17, data: new Uint8Array(22 * 17 * 4) };
     for (let y = 0; y < 17; y += 1) small.data.set(legacy.data.subarray(y * 64 * 4, y * 64 * 4 + 22 * 4), y * 22 * 4);
-    const padded = await service.upload('/api/admin/user/cape/upload', ownerToken, { name: 'Old' }, capeFile('old', encodeVariant(small, { colourType: 6, interlaced: false })));
+    const padded = await service.upload(
+      '/api/admin/user/cape/upload',
+      ownerToken,
+      { name: 'Old' },
+      capeFile('old', encodeVariant(small, { colourType: 6, interlaced: false })),
+    );
     assert.equal(padded.status, 200, padded.body.msg);
     const paddedFile = decodePng((await service.call('GET', `/api/skin/standart/cape/${padded.body.data.uuid}`)).raw);
     assert.deepEqual([paddedFile.width, paddedFile.height], [64, 32], '22x17 capes are padded to 64x32');
@@ -257,14 +327,21 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     const skin = (await service.upload('/api/home/skins', a.token, {}, skinFile('classic'))).body.data;
     await service.call('PATCH', `/api/home/skins/${skin.uuid}`, { token: a.token, body: { cloakid: repeated.body.data.uuid } });
     await service.call('PATCH', '/api/home', { token: a.token, body: { selected_cape: repeated.body.data.uuid } });
-    const removed = await service.call('DELETE', '/api/admin/user/cape/upload', { token: ownerToken, body: { capeid: repeated.body.data.uuid } });
+    const removed = await service.call('DELETE', '/api/admin/user/cape/upload', {
+      token: ownerToken,
+      body: { capeid: repeated.body.data.uuid },
+    });
     assert.equal(removed.status, 200);
     assert.deepEqual(removed.body.data, { uuid: repeated.body.data.uuid });
     const home = (await service.call('GET', '/api/home', { token: a.token })).body.data;
     assert.equal(home.Selected_Cape, 0);
     assert.deepEqual(home.Capes.map((cape: { Id: string }) => cape.Id).includes(repeated.body.data.uuid), false);
     assert.equal(home.Skins.find((s: { uuid: string }) => s.uuid === skin.uuid).cloak_id, '');
-    assert.equal((await service.call('DELETE', '/api/admin/user/cape/upload', { token: ownerToken, body: { capeid: repeated.body.data.uuid } })).status, 404);
+    assert.equal(
+      (await service.call('DELETE', '/api/admin/user/cape/upload', { token: ownerToken, body: { capeid: repeated.body.data.uuid } }))
+        .status,
+      404,
+    );
   });
 
   it('replaces the capes a user owns, by id, UUID or username', async () => {
@@ -272,18 +349,39 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     const id = await userId(player.username);
     const uuid = (await service.call('GET', '/api/home', { token: player.token })).body.data.Uuid;
     const [first, second] = [(await uploadCape({ name: 'First' })).body.data, (await uploadCape({ name: 'Second' })).body.data];
-    const byName = await service.call('POST', `/api/admin/user/cape/${player.username}`, { token: ownerToken, body: { cape: [first.uuid, second.uuid] } });
+    const byName = await service.call('POST', `/api/admin/user/cape/${player.username}`, {
+      token: ownerToken,
+      body: { cape: [first.uuid, second.uuid] },
+    });
     assert.equal(byName.status, 200);
     assert.deepEqual(byName.body.data, { id, capes: [first.uuid, second.uuid] });
     await service.call('PATCH', '/api/home', { token: player.token, body: { selected_cape: first.uuid } });
-    const byUuid = await service.call('POST', `/api/admin/user/cape/${uuid.replace(/-/g, '').toUpperCase()}`, { token: ownerToken, body: { user: id, cape: [second.uuid] } });
+    const byUuid = await service.call('POST', `/api/admin/user/cape/${uuid.replace(/-/g, '').toUpperCase()}`, {
+      token: ownerToken,
+      body: { user: id, cape: [second.uuid] },
+    });
     assert.deepEqual(byUuid.body.data, { id, capes: [second.uuid] });
-    assert.equal((await service.call('GET', '/api/home', { token: player.token })).body.data.Selected_Cape, 0, 'a cape taken away is unselected');
+    assert.equal(
+      (await service.call('GET', '/api/home', { token: player.token })).body.data.Selected_Cape,
+      0,
+      'a cape taken away is unselected',
+    );
     const byId = await service.call('POST', `/api/admin/user/cape/${id}`, { token: ownerToken, body: { cape: [] } });
     assert.deepEqual(byId.body.data, { id, capes: [] });
 
-    assert.equal((await service.call('POST', `/api/admin/user/cape/${id}`, { token: ownerToken, body: { user: id + 1, cape: [] } })).status, 400);
-    assert.equal((await service.call('POST', `/api/admin/user/cape/${id}`, { token: ownerToken, body: { cape: ['00000000-0000-4000-8000-000000000000'] } })).status, 400);
+    assert.equal(
+      (await service.call('POST', `/api/admin/user/cape/${id}`, { token: ownerToken, body: { user: id + 1, cape: [] } })).status,
+      400,
+    );
+    assert.equal(
+      (
+        await service.call('POST', `/api/admin/user/cape/${id}`, {
+          token: ownerToken,
+          body: { cape: ['00000000-0000-4000-8000-000000000000'] },
+        })
+      ).status,
+      400,
+    );
     assert.equal((await service.call('POST', '/api/admin/user/cape/nobody_at_all', { token: ownerToken, body: { cape: [] } })).status, 404);
   });
 
@@ -302,19 +400,46 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     assert.equal(Number(list.headers['x-total-count']), await count('skins'));
     assert.ok(list.body.data.some((record: { uuid: string }) => record.uuid === skin.uuid));
 
-    const ofUser = await service.call('GET', `/api/admin/users/skin/${(await service.call('GET', '/api/home', { token: player.token })).body.data.Uuid}`, { token: moderator.token });
-    assert.deepEqual(ofUser.body.data.map((record: { uuid: string; selected: boolean }) => [record.uuid, record.selected]), [[skin.uuid, true]]);
+    const ofUser = await service.call(
+      'GET',
+      `/api/admin/users/skin/${(await service.call('GET', '/api/home', { token: player.token })).body.data.Uuid}`,
+      { token: moderator.token },
+    );
+    assert.deepEqual(
+      ofUser.body.data.map((record: { uuid: string; selected: boolean }) => [record.uuid, record.selected]),
+      [[skin.uuid, true]],
+    );
 
-    assert.equal((await service.call('PATCH', `/api/admin/skin/${skin.uuid}`, { token: moderator.token, body: { name: 'x' } })).status, 403);
-    const edited = await service.call('PATCH', `/api/admin/skin/${skin.uuid}`, { token: admin.token, body: { name: 'Moderated', hd: true, slim: true } });
+    assert.equal(
+      (await service.call('PATCH', `/api/admin/skin/${skin.uuid}`, { token: moderator.token, body: { name: 'x' } })).status,
+      403,
+    );
+    const edited = await service.call('PATCH', `/api/admin/skin/${skin.uuid}`, {
+      token: admin.token,
+      body: { name: 'Moderated', hd: true, slim: true },
+    });
     assert.equal(edited.status, 200);
     assert.deepEqual([edited.body.data.name, edited.body.data.hd, edited.body.data.slim], ['Moderated', true, true]);
     const cape = (await uploadCape({})).body.data;
-    assert.equal((await service.call('PATCH', `/api/admin/skin/${skin.uuid}`, { token: admin.token, body: { cloakid: cape.uuid } })).status, 400, 'a cape the owner lacks');
+    assert.equal(
+      (await service.call('PATCH', `/api/admin/skin/${skin.uuid}`, { token: admin.token, body: { cloakid: cape.uuid } })).status,
+      400,
+      'a cape the owner lacks',
+    );
     assert.equal((await service.call('PATCH', `/api/admin/skin/${skin.uuid}`, { token: admin.token, body: { bogus: 1 } })).status, 400);
-    assert.equal((await service.call('PATCH', '/api/admin/skin/00000000-0000-4000-8000-000000000000', { token: admin.token, body: { name: 'x' } })).status, 404);
+    assert.equal(
+      (await service.call('PATCH', '/api/admin/skin/00000000-0000-4000-8000-000000000000', { token: admin.token, body: { name: 'x' } }))
+        .status,
+      404,
+    );
 
-    const actions = (await service.db.selectFrom('audit_log').select('action').where('target_id', '=', await userId(player.username)).execute()).map((row) => row.action);
+    const actions = (
+      await service.db
+        .selectFrom('audit_log')
+        .select('action')
+        .where('target_id', '=', await userId(player.username))
+        .execute()
+    ).map((row) => row.action);
     assert.ok(actions.includes('skin.upload'));
     assert.ok(actions.includes('skin.admin_update'));
     const capeUploads = await service.db.selectFrom('audit_log').select(['iss', 'action']).where('action', '=', 'cape.upload').execute();

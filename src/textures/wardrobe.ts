@@ -20,7 +20,6 @@ export interface Page {
 
 export const MAX_SKINS_PER_PLAYER = 100;
 
-
 function checkName(value: string, what: string): string {
   const name = value.trim();
   if (name.length < 1 || name.length > 64) throw badRequest(`${what} name must be 1 to 64 characters`);
@@ -46,18 +45,41 @@ export class Wardrobe {
     const slim = upload.slim ?? isSlimSkin(texture.image);
     const userId = caller.user.id;
     const uuid = await this.library.withTexture(texture, async (trx) => {
-      const { count } = await trx.selectFrom('skins').select((eb) => eb.fn.countAll<number>().as('count')).where('user_id', '=', userId).executeTakeFirstOrThrow();
+      const { count } = await trx
+        .selectFrom('skins')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
       if (Number(count) >= MAX_SKINS_PER_PLAYER) throw badRequest(`You have ${MAX_SKINS_PER_PLAYER} skins already; delete one first`);
       const now = this.clock.now();
       const uuid = randomUUID();
       const { id } = await trx
         .insertInto('skins')
-        .values({ uuid, user_id: userId, name, slim: slim ? 1 : 0, hd: texture.image.width > 64 ? 1 : 0, texture_digest: texture.digest, cape_id: null, created_at: now })
+        .values({
+          uuid,
+          user_id: userId,
+          name,
+          slim: slim ? 1 : 0,
+          hd: texture.image.width > 64 ? 1 : 0,
+          texture_digest: texture.digest,
+          cape_id: null,
+          created_at: now,
+        })
         .returning('id')
         .executeTakeFirstOrThrow();
       // The first skin a player uploads becomes the selected one.
-      await trx.updateTable('users').set({ selected_skin_id: id, updated_at: now }).where('id', '=', userId).where('selected_skin_id', 'is', null).execute();
-      await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'skin.upload', target: userId, details: { skin: uuid, digest: texture.digest } });
+      await trx
+        .updateTable('users')
+        .set({ selected_skin_id: id, updated_at: now })
+        .where('id', '=', userId)
+        .where('selected_skin_id', 'is', null)
+        .execute();
+      await recordAudit(trx, now, {
+        actor: actorOf(caller.user),
+        action: 'skin.upload',
+        target: userId,
+        details: { skin: uuid, digest: texture.digest },
+      });
       return uuid;
     });
     this.changed();
@@ -65,13 +87,21 @@ export class Wardrobe {
   }
 
   async ownSkins(userId: number): Promise<SkinRecord[]> {
-    const { selected_skin_id } = await this.db.selectFrom('users').select('selected_skin_id').where('id', '=', userId).executeTakeFirstOrThrow();
+    const { selected_skin_id } = await this.db
+      .selectFrom('users')
+      .select('selected_skin_id')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
     const rows = await this.skinQuery(this.db).where('skins.user_id', '=', userId).orderBy('skins.id').execute();
     return rows.map((row) => ({ ...this.toSkinRecord(row), selected: row.id === selected_skin_id }));
   }
 
   async ownCapes(userId: number): Promise<CapeRecord[]> {
-    const { selected_cape_id } = await this.db.selectFrom('users').select('selected_cape_id').where('id', '=', userId).executeTakeFirstOrThrow();
+    const { selected_cape_id } = await this.db
+      .selectFrom('users')
+      .select('selected_cape_id')
+      .where('id', '=', userId)
+      .executeTakeFirstOrThrow();
     const capes = await this.db
       .selectFrom('capes')
       .innerJoin('cape_owners', 'cape_owners.cape_id', 'capes.id')
@@ -92,7 +122,12 @@ export class Wardrobe {
     const skin = await this.skinOf(this.db, skinUuid, caller.user.id);
     await this.library.releasing(async (trx) => {
       await trx.deleteFrom('skins').where('id', '=', skin.id).execute();
-      await recordAudit(trx, this.clock.now(), { actor: actorOf(caller.user), action: 'skin.delete', target: caller.user.id, details: { skin: skin.uuid } });
+      await recordAudit(trx, this.clock.now(), {
+        actor: actorOf(caller.user),
+        action: 'skin.delete',
+        target: caller.user.id,
+        details: { skin: skin.uuid },
+      });
       return { result: undefined, released: [skin.texture_digest] };
     });
     this.changed();
@@ -104,14 +139,20 @@ export class Wardrobe {
     const userId = caller.user.id;
     const changes: { selected_skin_id?: number | null; selected_cape_id?: number | null } = {};
     if (choice.selected_skin !== undefined) {
-      changes.selected_skin_id = choice.selected_skin === '' ? null : (await this.skinOf(this.db, choice.selected_skin, userId, 'selected_skin')).id;
+      changes.selected_skin_id =
+        choice.selected_skin === '' ? null : (await this.skinOf(this.db, choice.selected_skin, userId, 'selected_skin')).id;
     }
     if (choice.selected_cape !== undefined) {
-      changes.selected_cape_id = choice.selected_cape === '' ? null : await this.ownedCapeId(this.db, choice.selected_cape, userId, 'selected_cape');
+      changes.selected_cape_id =
+        choice.selected_cape === '' ? null : await this.ownedCapeId(this.db, choice.selected_cape, userId, 'selected_cape');
     }
     await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
-      await trx.updateTable('users').set({ ...changes, updated_at: now }).where('id', '=', userId).execute();
+      await trx
+        .updateTable('users')
+        .set({ ...changes, updated_at: now })
+        .where('id', '=', userId)
+        .execute();
       await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.select_textures', target: userId, details: choice });
     });
     this.changed();
@@ -121,7 +162,10 @@ export class Wardrobe {
 
   async allSkins(page: Page): Promise<{ records: SkinRecord[]; total: number }> {
     const rows = await this.skinQuery(this.db).orderBy('skins.id').limit(page.limit).offset(page.offset).execute();
-    const { total } = await this.db.selectFrom('skins').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const { total } = await this.db
+      .selectFrom('skins')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
     return { records: rows.map((row) => this.toSkinRecord(row)), total: Number(total) };
   }
 
@@ -130,7 +174,11 @@ export class Wardrobe {
     return this.ownSkins(user.id);
   }
 
-  async adminUpdateSkin(actor: Actor, skinUuid: string, changes: { name?: string; slim?: boolean; hd?: boolean; cloakid?: string }): Promise<SkinRecord> {
+  async adminUpdateSkin(
+    actor: Actor,
+    skinUuid: string,
+    changes: { name?: string; slim?: boolean; hd?: boolean; cloakid?: string },
+  ): Promise<SkinRecord> {
     const skin = await this.skinOf(this.db, skinUuid, null);
     return this.updateSkin(actor, skin, changes, 'skin.admin_update');
   }
@@ -143,13 +191,25 @@ export class Wardrobe {
     const uuid = await this.library.withTexture(texture, async (trx) => {
       const now = this.clock.now();
       const uuid = randomUUID();
-      const { id } = await trx.insertInto('capes').values({ uuid, name, texture_digest: texture.digest, created_at: now }).returning('id').executeTakeFirstOrThrow();
-      if (owners.length > 0) await trx.insertInto('cape_owners').values(owners.map((userId) => ({ cape_id: id, user_id: userId, granted_at: now }))).execute();
+      const { id } = await trx
+        .insertInto('capes')
+        .values({ uuid, name, texture_digest: texture.digest, created_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      if (owners.length > 0)
+        await trx
+          .insertInto('cape_owners')
+          .values(owners.map((userId) => ({ cape_id: id, user_id: userId, granted_at: now })))
+          .execute();
       await recordAudit(trx, now, { actor, action: 'cape.upload', details: { cape: uuid, name, owners, digest: texture.digest } });
       return uuid;
     });
     this.changed();
-    const cape = await this.db.selectFrom('capes').select(['id', 'uuid', 'name', 'texture_digest']).where('uuid', '=', uuid).executeTakeFirstOrThrow();
+    const cape = await this.db
+      .selectFrom('capes')
+      .select(['id', 'uuid', 'name', 'texture_digest'])
+      .where('uuid', '=', uuid)
+      .executeTakeFirstOrThrow();
     return (await this.capeRecords(this.db, [cape]))[0]!;
   }
 
@@ -168,20 +228,30 @@ export class Wardrobe {
   /** Replaces the set of capes the user owns; a cape they lose is also unselected and unlinked from their skins. */
   async setUserCapes(actor: Actor, identifier: string, body: { user?: number; cape: string[] }): Promise<{ id: number; capes: string[] }> {
     const user = await userByIdentifier(this.db, identifier);
-    if (body.user !== undefined && body.user !== user.id) throw badRequest(`user ${body.user} does not match the user in the path (${user.id})`);
+    if (body.user !== undefined && body.user !== user.id)
+      throw badRequest(`user ${body.user} does not match the user in the path (${user.id})`);
     const capeIds: number[] = [];
     for (const capeUuid of new Set(body.cape)) capeIds.push((await this.capeByUuid(this.db, capeUuid, 400)).id);
     await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
       await trx.deleteFrom('cape_owners').where('user_id', '=', user.id).execute();
-      if (capeIds.length > 0) await trx.insertInto('cape_owners').values(capeIds.map((capeId) => ({ cape_id: capeId, user_id: user.id, granted_at: now }))).execute();
+      if (capeIds.length > 0)
+        await trx
+          .insertInto('cape_owners')
+          .values(capeIds.map((capeId) => ({ cape_id: capeId, user_id: user.id, granted_at: now })))
+          .execute();
       let unlinkLostCapes = trx.updateTable('skins').set({ cape_id: null }).where('user_id', '=', user.id).where('cape_id', 'is not', null);
       if (capeIds.length > 0) unlinkLostCapes = unlinkLostCapes.where('cape_id', 'not in', capeIds);
       await unlinkLostCapes.execute();
       if (user.selected_cape_id !== null && !capeIds.includes(user.selected_cape_id)) {
         await trx.updateTable('users').set({ selected_cape_id: null, updated_at: now }).where('id', '=', user.id).execute();
       }
-      await recordAudit(trx, now, { actor, action: 'cape.assign', target: user.id, details: { capes: [...new Set(body.cape)].map((uuid) => normalizeUuid(uuid)) } });
+      await recordAudit(trx, now, {
+        actor,
+        action: 'cape.assign',
+        target: user.id,
+        details: { capes: [...new Set(body.cape)].map((uuid) => normalizeUuid(uuid)) },
+      });
     });
     this.changed();
     const owned = await this.db
@@ -195,8 +265,17 @@ export class Wardrobe {
   }
 
   async allCapes(page: Page): Promise<{ records: CapeRecord[]; total: number }> {
-    const capes = await this.db.selectFrom('capes').select(['id', 'uuid', 'name', 'texture_digest']).orderBy('id').limit(page.limit).offset(page.offset).execute();
-    const { total } = await this.db.selectFrom('capes').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    const capes = await this.db
+      .selectFrom('capes')
+      .select(['id', 'uuid', 'name', 'texture_digest'])
+      .orderBy('id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
+    const { total } = await this.db
+      .selectFrom('capes')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
     return { records: await this.capeRecords(this.db, capes), total: Number(total) };
   }
 
@@ -212,7 +291,8 @@ export class Wardrobe {
     if (changes.name !== undefined) values.name = checkName(changes.name, 'skin');
     if (changes.slim !== undefined) values.slim = changes.slim ? 1 : 0;
     if (changes.hd !== undefined) values.hd = changes.hd ? 1 : 0;
-    if (changes.cloakid !== undefined) values.cape_id = changes.cloakid === '' ? null : await this.ownedCapeId(this.db, changes.cloakid, skin.user_id, 'cloakid');
+    if (changes.cloakid !== undefined)
+      values.cape_id = changes.cloakid === '' ? null : await this.ownedCapeId(this.db, changes.cloakid, skin.user_id, 'cloakid');
     await this.db.transaction().execute(async (trx) => {
       if (Object.keys(values).length > 0) await trx.updateTable('skins').set(values).where('id', '=', skin.id).execute();
       await recordAudit(trx, this.clock.now(), { actor, action, target: skin.user_id, details: { skin: skin.uuid, ...changes } });
@@ -225,10 +305,27 @@ export class Wardrobe {
     return db
       .selectFrom('skins')
       .leftJoin('capes', 'capes.id', 'skins.cape_id')
-      .select(['skins.id', 'skins.uuid', 'skins.name', 'skins.user_id', 'skins.slim', 'skins.hd', 'skins.texture_digest', 'capes.uuid as cape_uuid']);
+      .select([
+        'skins.id',
+        'skins.uuid',
+        'skins.name',
+        'skins.user_id',
+        'skins.slim',
+        'skins.hd',
+        'skins.texture_digest',
+        'capes.uuid as cape_uuid',
+      ]);
   }
 
-  private toSkinRecord(row: { uuid: string; name: string; user_id: number; slim: number; hd: number; texture_digest: string; cape_uuid: string | null }): SkinRecord {
+  private toSkinRecord(row: {
+    uuid: string;
+    name: string;
+    user_id: number;
+    slim: number;
+    hd: number;
+    texture_digest: string;
+    cape_uuid: string | null;
+  }): SkinRecord {
     return {
       uuid: row.uuid,
       name: row.name,
@@ -245,9 +342,15 @@ export class Wardrobe {
     return this.toSkinRecord(await this.skinQuery(db).where('skins.uuid', '=', uuid).executeTakeFirstOrThrow());
   }
 
-  private async capeRecords(db: Executor, capes: { id: number; uuid: string; name: string; texture_digest: string }[]): Promise<CapeRecord[]> {
+  private async capeRecords(
+    db: Executor,
+    capes: { id: number; uuid: string; name: string; texture_digest: string }[],
+  ): Promise<CapeRecord[]> {
     const ids = capes.map((cape) => cape.id);
-    const owners = ids.length === 0 ? [] : await db.selectFrom('cape_owners').select(['cape_id', 'user_id']).where('cape_id', 'in', ids).orderBy('user_id').execute();
+    const owners =
+      ids.length === 0
+        ? []
+        : await db.selectFrom('cape_owners').select(['cape_id', 'user_id']).where('cape_id', 'in', ids).orderBy('user_id').execute();
     return capes.map((cape) => ({
       uuid: cape.uuid,
       name: cape.name,
@@ -260,7 +363,9 @@ export class Wardrobe {
   /** The skin named by `skinUuid`; when `ownerId` is given it must be theirs (404 otherwise, as for no skin). */
   private async skinOf(db: Executor, skinUuid: string, ownerId: number | null, field?: string) {
     const uuid = normalizeUuid(skinUuid);
-    const skin = uuid && (await db.selectFrom('skins').select(['id', 'uuid', 'user_id', 'texture_digest']).where('uuid', '=', uuid).executeTakeFirst());
+    const skin =
+      uuid &&
+      (await db.selectFrom('skins').select(['id', 'uuid', 'user_id', 'texture_digest']).where('uuid', '=', uuid).executeTakeFirst());
     if (!skin || (ownerId !== null && skin.user_id !== ownerId)) {
       if (field) throw badRequest(`${field} must be the UUID of one of your skins`);
       throw notFound(`No skin ${skinUuid}`);
@@ -270,7 +375,8 @@ export class Wardrobe {
 
   private async capeByUuid(db: Executor, capeUuid: string, status: 400 | 404 = 404) {
     const uuid = normalizeUuid(capeUuid);
-    const cape = uuid && (await db.selectFrom('capes').select(['id', 'uuid', 'name', 'texture_digest']).where('uuid', '=', uuid).executeTakeFirst());
+    const cape =
+      uuid && (await db.selectFrom('capes').select(['id', 'uuid', 'name', 'texture_digest']).where('uuid', '=', uuid).executeTakeFirst());
     if (!cape) throw status === 400 ? badRequest(`No cape ${capeUuid}`) : notFound(`No cape ${capeUuid}`);
     return cape;
   }

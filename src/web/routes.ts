@@ -7,7 +7,17 @@ import type { FastifyInstance } from 'fastify';
 import { ApiError, notFound } from '../http/envelope.ts';
 
 /** The paths the API's `url` values and its mails point to, plus the admin console. */
-export const PAGE_PATHS = ['/', '/login', '/register', '/register/confirm', '/register/finish', '/reset', '/reset/confirm', '/home', '/admin'];
+export const PAGE_PATHS = [
+  '/',
+  '/login',
+  '/register',
+  '/register/confirm',
+  '/register/finish',
+  '/reset',
+  '/reset/confirm',
+  '/home',
+  '/admin',
+];
 
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -39,7 +49,9 @@ export function webRoutes(app: FastifyInstance, webDir = DEFAULT_WEB_DIR) {
   }
   const index = existsSync(indexFile) ? readFileSync(indexFile) : null;
   const assetsDir = join(webDir, 'assets');
-  const assets = new Map<string, Buffer>(existsSync(assetsDir) ? readdirSync(assetsDir).map((name) => [name, readFileSync(join(assetsDir, name))]) : []);
+  const assets = new Map<string, Buffer>(
+    existsSync(assetsDir) ? readdirSync(assetsDir).map((name) => [name, readFileSync(join(assetsDir, name))]) : [],
+  );
 
   for (const path of PAGE_PATHS) {
     app.get(path, async (_request, reply) => {

@@ -154,7 +154,10 @@ describeEachDatabase('web pages in a browser', (kind) => {
     // serve, and those bytes are the pictures the player and the owner uploaded.
     const launcher = await service.call('GET', `/api/skin/launcher/${username}`);
     assert.equal(launcher.status, 200);
-    for (const [texture, uploaded] of [['SKIN', skinBytes], ['CAPE', fixture('capes/cape.png')]] as const) {
+    for (const [texture, uploaded] of [
+      ['SKIN', skinBytes],
+      ['CAPE', fixture('capes/cape.png')],
+    ] as const) {
       const served = await service.call('GET', new URL(launcher.body[texture].url).pathname);
       assert.equal(launcher.body[texture].digest, sha256(served.raw), `${texture} digest`);
       assert.deepEqual(decodePng(served.raw).data, decodePng(uploaded).data, `${texture} pixels`);

@@ -51,7 +51,11 @@ export interface ServiceClient {
   /** Logs in the OWNER (start the service with `settings: { owner: OWNER }`) and returns the token. */
   ownerToken(): Promise<string>;
   /** Registration steps 1-3 through the API, reading the code from the mail; returns a logged-in player. */
-  registerPlayer(input?: { mail?: string; username?: string; password?: string }): Promise<{ token: string; mail: string; username: string; password: string }>;
+  registerPlayer(input?: {
+    mail?: string;
+    username?: string;
+    password?: string;
+  }): Promise<{ token: string; mail: string; username: string; password: string }>;
   close(): Promise<void>;
 }
 
@@ -147,7 +151,11 @@ export async function startService(kind: DatabaseKind, options: ServiceOptions =
 }
 
 /** The service in a process of its own, started as `npm start` starts it, with the settings as environment variables. */
-export async function startServiceProcess(options: { database: TestDatabase; mailbox: Mailbox; settings?: Partial<Settings> }): Promise<ServiceClient> {
+export async function startServiceProcess(options: {
+  database: TestDatabase;
+  mailbox: Mailbox;
+  settings?: Partial<Settings>;
+}): Promise<ServiceClient> {
   const { database, mailbox } = options;
   const port = await freePort();
   // Behind a "proxy" (the test), so that a test can choose the client address with X-Forwarded-For.
@@ -162,17 +170,25 @@ export async function startServiceProcess(options: { database: TestDatabase; mai
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const base = `http://127.0.0.1:${port}`;
   try {
-    await until(async () => {
-      if (child.exitCode !== null) throw new Error(`the service process stopped (${child.exitCode}): ${output}`);
-      return (await fetch(`${base}/readyz`).catch(() => null))?.status === 200;
-    }, 'the service process to be ready', 30_000);
+    await until(
+      async () => {
+        if (child.exitCode !== null) throw new Error(`the service process stopped (${child.exitCode}): ${output}`);
+        return (await fetch(`${base}/readyz`).catch(() => null))?.status === 200;
+      },
+      'the service process to be ready',
+      30_000,
+    );
   } catch (error) {
     child.kill('SIGKILL'); // a process that never became ready must not outlive the test
     throw error;
   }
 
   const send: Send = async ({ method, url, headers, payload, ip }) => {
-    const response = await fetch(base + url, { method, headers: { ...headers, ...(ip ? { 'x-forwarded-for': ip } : {}) }, body: payload === undefined ? undefined : new Uint8Array(Buffer.from(payload)) });
+    const response = await fetch(base + url, {
+      method,
+      headers: { ...headers, ...(ip ? { 'x-forwarded-for': ip } : {}) },
+      body: payload === undefined ? undefined : new Uint8Array(Buffer.from(payload)),
+    });
     return replyOf(response.status, Object.fromEntries(response.headers), Buffer.from(await response.arrayBuffer()));
   };
   const db = openDatabase(settings.database);
@@ -218,7 +234,13 @@ function environmentOf(settings: Settings): Record<string, string> {
 }
 
 /** One HTTP exchange with the service: injected into an app in this process, or sent over a socket. */
-type Send = (request: { method: string; url: string; headers: Record<string, string>; payload?: string | Buffer; ip?: string }) => Promise<Reply>;
+type Send = (request: {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  payload?: string | Buffer;
+  ip?: string;
+}) => Promise<Reply>;
 
 function replyOf(status: number, headers: Reply['headers'], raw: Buffer): Reply {
   const isJson = String(headers['content-type'] ?? '').includes('json');
@@ -242,7 +264,12 @@ function clientFor(send: Send, mailbox: Mailbox): Pick<ServiceClient, 'call' | '
 
   const upload: ServiceClient['upload'] = (url, token, fields, files) => {
     const { payload, contentType } = multipartBody(fields, files);
-    return send({ method: 'POST', url, payload, headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) } });
+    return send({
+      method: 'POST',
+      url,
+      payload,
+      headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    });
   };
 
   const registerPlayer: ServiceClient['registerPlayer'] = async (input = {}) => {

@@ -63,7 +63,9 @@ export async function startSmtpServer(port = 0): Promise<Mailbox> {
 }
 
 export const mailTo = (address: string) => (mail: ParsedMail) =>
-  (Array.isArray(mail.to) ? mail.to : [mail.to]).some((to) => to?.value.some((entry) => entry.address?.toLowerCase() === address.toLowerCase()));
+  (Array.isArray(mail.to) ? mail.to : [mail.to]).some((to) =>
+    to?.value.some((entry) => entry.address?.toLowerCase() === address.toLowerCase()),
+  );
 
 /** The code printed in a mail's text body. */
 export function codeIn(mail: ParsedMail): string {

@@ -40,7 +40,11 @@ function withQuery(path: string, query?: Query): string {
   return text ? `${path}?${text}` : path;
 }
 
-async function request<T>(method: string, path: string, options: { body?: unknown; form?: FormData; query?: Query } = {}): Promise<Envelope<T>> {
+async function request<T>(
+  method: string,
+  path: string,
+  options: { body?: unknown; form?: FormData; query?: Query } = {},
+): Promise<Envelope<T>> {
   const headers: Record<string, string> = {};
   const token = session.token();
   if (token) headers.authorization = `Bearer ${token}`;

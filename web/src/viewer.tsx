@@ -22,7 +22,10 @@ export function SkinPreview(props: { skinUrl: string; slim: boolean | null; cape
     let cancelled = false;
     setShown(null);
     const model = props.slim === null ? 'auto-detect' : props.slim ? 'slim' : 'default';
-    Promise.all([current.loadSkin(props.skinUrl, { model }), props.capeUrl ? current.loadCape(props.capeUrl) : Promise.resolve(current.resetCape())]).then(
+    Promise.all([
+      current.loadSkin(props.skinUrl, { model }),
+      props.capeUrl ? current.loadCape(props.capeUrl) : Promise.resolve(current.resetCape()),
+    ]).then(
       () => !cancelled && setShown({ skin: props.skinUrl, cape: props.capeUrl ?? '' }),
       () => !cancelled && setShown({ skin: '', cape: '' }),
     );

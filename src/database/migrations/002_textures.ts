@@ -44,8 +44,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.createIndex('skins_texture').on('skins').column('texture_digest').execute();
   await db.schema.createIndex('capes_texture').on('capes').column('texture_digest').execute();
 
-  await db.schema.alterTable('users').addColumn('selected_skin_id', 'integer', (c) => c.references('skins.id').onDelete('set null')).execute();
-  await db.schema.alterTable('users').addColumn('selected_cape_id', 'integer', (c) => c.references('capes.id').onDelete('set null')).execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('selected_skin_id', 'integer', (c) => c.references('skins.id').onDelete('set null'))
+    .execute();
+  await db.schema
+    .alterTable('users')
+    .addColumn('selected_cape_id', 'integer', (c) => c.references('capes.id').onDelete('set null'))
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -12,7 +12,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('queued', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('finished_at', 'bigint')
     .execute();
-  await db.schema.alterTable('mail_outbox').addColumn('broadcast_id', 'integer', (c) => c.references('broadcasts.id').onDelete('set null')).execute();
+  await db.schema
+    .alterTable('mail_outbox')
+    .addColumn('broadcast_id', 'integer', (c) => c.references('broadcasts.id').onDelete('set null'))
+    .execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

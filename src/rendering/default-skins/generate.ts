@@ -165,7 +165,7 @@ function paintSkin(character: Character): RgbaImage {
 
 /** Sets an opaque texel with a little deterministic brightness grain, for a hand-painted look. */
 function setTexel(image: RgbaImage, x: number, y: number, colour: Colour): void {
-  const grain = (((x * 73856093) ^ (y * 19349663)) >>> 0) % 9 - 4;
+  const grain = ((((x * 73856093) ^ (y * 19349663)) >>> 0) % 9) - 4;
   const at = (y * image.width + x) * 4;
   for (let channel = 0; channel < 3; channel++) image.data[at + channel] = Math.max(0, Math.min(255, Math.round(colour[channel] + grain)));
   image.data[at + 3] = 255;

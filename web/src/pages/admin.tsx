@@ -3,7 +3,18 @@
 // what the caller's level cannot do.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, LEVEL_NAMES, LEVELS, session, textureUrls, type AuditEntry, type CapeRecord, type SkinRecord, type UserDetail, type UserRecord } from '../api.ts';
+import {
+  api,
+  LEVEL_NAMES,
+  LEVELS,
+  session,
+  textureUrls,
+  type AuditEntry,
+  type CapeRecord,
+  type SkinRecord,
+  type UserDetail,
+  type UserRecord,
+} from '../api.ts';
 import { askNewName, Field, Form, Header, Notice, Page, messageOf, useAction } from '../components.tsx';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { logOut } from './home.tsx';
@@ -28,9 +39,24 @@ export function AdminPage() {
       (error) => (session.token() ? setFailure(messageOf(error)) : navigate('/login', { replace: true })),
     );
   }, []);
-  if (failure) return <Page title="Administration"><Notice kind="error">{failure}</Notice></Page>;
-  if (level === null) return <Page title="Administration"><p>Loading…</p></Page>;
-  if (level < LEVELS.moderator) return <Page title="Administration"><Notice kind="error">This console needs permission level 1 (moderator) or above.</Notice></Page>;
+  if (failure)
+    return (
+      <Page title="Administration">
+        <Notice kind="error">{failure}</Notice>
+      </Page>
+    );
+  if (level === null)
+    return (
+      <Page title="Administration">
+        <p>Loading…</p>
+      </Page>
+    );
+  if (level < LEVELS.moderator)
+    return (
+      <Page title="Administration">
+        <Notice kind="error">This console needs permission level 1 (moderator) or above.</Notice>
+      </Page>
+    );
 
   const tab = TABS.find((candidate) => candidate.id === query.get('tab') && level >= candidate.level) ?? TABS[0];
   return (
@@ -42,7 +68,9 @@ export function AdminPage() {
         </button>
       </Header>
       <Page title="Administration" wide>
-        <p class="muted">You are {LEVEL_NAMES[level]} (level {level}).</p>
+        <p class="muted">
+          You are {LEVEL_NAMES[level]} (level {level}).
+        </p>
         <nav class="tabs" aria-label="Sections">
           {TABS.filter((candidate) => level >= candidate.level).map((candidate) => (
             <Link key={candidate.id} href={`/admin?tab=${candidate.id}`} class={candidate.id === tab.id ? 'active' : ''}>
@@ -110,9 +138,7 @@ function usePagedList<T>(path: string, filters: Record<string, string | number |
       <button type="button" class="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
         Previous
       </button>
-      <span>
-        {total === 0 ? 'none' : `${offset + 1}–${Math.min(offset + PAGE_SIZE, total)} of ${total}`}
-      </span>
+      <span>{total === 0 ? 'none' : `${offset + 1}–${Math.min(offset + PAGE_SIZE, total)} of ${total}`}</span>
       <button type="button" class="secondary" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
         Next
       </button>
@@ -176,7 +202,8 @@ function UserEditor(props: { identifier: string; level: number; onSaved: () => v
         {user.Username || '(unfinished)'} <small class="muted">{user.Uuid}</small>
       </h2>
       <p class="muted">
-        Effective level {user.PermLvl} ({LEVEL_NAMES[user.PermLvl] ?? '?'}) · {user.Skins.length} skins · capes: {user.Capes.map((cape) => cape.Name).join(', ') || 'none'}
+        Effective level {user.PermLvl} ({LEVEL_NAMES[user.PermLvl] ?? '?'}) · {user.Skins.length} skins · capes:{' '}
+        {user.Capes.map((cape) => cape.Name).join(', ') || 'none'}
       </p>
       {canEdit ? (
         <Form
@@ -187,7 +214,8 @@ function UserEditor(props: { identifier: string; level: number; onSaved: () => v
             if (fields.mail !== user.Mail) changes.mail = fields.mail;
             if (fields.password) changes.password = fields.password;
             if (Number(fields.mail_verify === 'on') !== user.Mail_verify) changes.mail_verify = fields.mail_verify === 'on' ? 1 : 0;
-            if (Number(fields.mail_verification === 'on') !== user.Mail_verification) changes.mail_verification = fields.mail_verification === 'on' ? 1 : 0;
+            if (Number(fields.mail_verification === 'on') !== user.Mail_verification)
+              changes.mail_verification = fields.mail_verification === 'on' ? 1 : 0;
             if (isOwner && fields.perms !== undefined && Number(fields.perms) !== storedPerms) changes.perms = Number(fields.perms);
             if (Object.keys(changes).length === 0) return 'Nothing changed';
             await api.patch(`/api/admin/user/${props.identifier}`, changes);
@@ -203,7 +231,8 @@ function UserEditor(props: { identifier: string; level: number; onSaved: () => v
             <input type="checkbox" name="mail_verify" defaultChecked={user.Mail_verify === 1} /> Mail verified
           </label>
           <label class="check">
-            <input type="checkbox" name="mail_verification" defaultChecked={user.Mail_verification === 1} /> Must verify mail before logging in
+            <input type="checkbox" name="mail_verification" defaultChecked={user.Mail_verification === 1} /> Must verify mail before logging
+            in
           </label>
           {isOwner && storedPerms !== null && (
             <div class="field">
@@ -256,7 +285,14 @@ function RoleGrant(props: { identifier: string; onGranted: () => Promise<void> }
 
 function UserSkins(props: { identifier: string }) {
   const [skins, setSkins] = useState<SkinRecord[]>([]);
-  useEffect(() => void api.get<SkinRecord[]>(`/api/admin/users/skin/${props.identifier}`).then((reply) => setSkins(reply.data), () => setSkins([])), [props.identifier]);
+  useEffect(
+    () =>
+      void api.get<SkinRecord[]>(`/api/admin/users/skin/${props.identifier}`).then(
+        (reply) => setSkins(reply.data),
+        () => setSkins([]),
+      ),
+    [props.identifier],
+  );
   if (skins.length === 0) return null;
   return (
     <div class="thumbs">
@@ -297,11 +333,7 @@ function SkinsSection(props: { level: number }) {
                 <button type="button" class="secondary" onClick={() => void edit(skin, { slim: !skin.slim })}>
                   Make {skin.slim ? 'classic' : 'slim'}
                 </button>
-                <button
-                  type="button"
-                  class="secondary"
-                  onClick={() => askNewName(skin.name, (name) => void edit(skin, { name }))}
-                >
+                <button type="button" class="secondary" onClick={() => askNewName(skin.name, (name) => void edit(skin, { name }))}>
                   Rename
                 </button>
               </>

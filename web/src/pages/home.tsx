@@ -46,8 +46,18 @@ export function HomePage() {
     else void reload();
   }, []);
 
-  if (failure) return <Page title="Your profile"><Notice kind="error">{failure}</Notice></Page>;
-  if (!wardrobe) return <Page title="Your profile"><p>Loading…</p></Page>;
+  if (failure)
+    return (
+      <Page title="Your profile">
+        <Notice kind="error">{failure}</Notice>
+      </Page>
+    );
+  if (!wardrobe)
+    return (
+      <Page title="Your profile">
+        <p>Loading…</p>
+      </Page>
+    );
   const { profile, skins, capes } = wardrobe;
   const selectedSkin = skins.find((skin) => skin.selected) ?? null;
   const selectedCape = capes.find((cape) => cape.selected) ?? null;
@@ -152,7 +162,13 @@ function SkinList(props: { skins: SkinRecord[]; capes: CapeRecord[]; onChange: (
       await props.onChange();
       return note;
     });
-  if (props.skins.length === 0) return <section class="card"><h2>Your skins</h2><p class="muted">No skins yet: you wear the default one.</p></section>;
+  if (props.skins.length === 0)
+    return (
+      <section class="card">
+        <h2>Your skins</h2>
+        <p class="muted">No skins yet: you wear the default one.</p>
+      </section>
+    );
   return (
     <section class="card">
       <h2>Your skins</h2>
@@ -163,7 +179,10 @@ function SkinList(props: { skins: SkinRecord[]; capes: CapeRecord[]; onChange: (
             <img src={textureUrls.head(skin.uuid)} alt="" width={48} height={48} />
             <div class="grow">
               <strong>{skin.name}</strong>
-              <small>{skin.slim ? 'slim' : 'classic'}{skin.selected ? ' · worn' : ''}</small>
+              <small>
+                {skin.slim ? 'slim' : 'classic'}
+                {skin.selected ? ' · worn' : ''}
+              </small>
             </div>
             {!skin.selected && (
               <button type="button" onClick={() => void change(() => api.patch('/api/home', { selected_skin: skin.uuid }))}>
@@ -181,7 +200,8 @@ function SkinList(props: { skins: SkinRecord[]; capes: CapeRecord[]; onChange: (
               type="button"
               class="danger"
               onClick={() => {
-                if (confirm(`Delete the skin "${skin.name}"?`)) void change(() => api.delete(`/api/home/skins/${skin.uuid}`), 'Skin deleted');
+                if (confirm(`Delete the skin "${skin.name}"?`))
+                  void change(() => api.delete(`/api/home/skins/${skin.uuid}`), 'Skin deleted');
               }}
             >
               Delete
