@@ -15,7 +15,7 @@ import { migrateToLatest, openDatabase } from './database/connect.ts';
 import { healthRoutes } from './health/routes.ts';
 import { imageRoutes } from './images/routes.ts';
 import { ImageService } from './images/service.ts';
-import { installEnvelope } from './http/envelope.ts';
+import { envelopeServerOptions, installEnvelope } from './http/envelope.ts';
 import { requestIdGenerator } from './http/request-id.ts';
 import { Broadcaster, DEFAULT_BROADCAST_OPTIONS, type BroadcastOptions } from './mail/broadcast.ts';
 import { DEFAULT_MAIL_WORKER_OPTIONS, MailWorker, type MailWorkerOptions } from './mail/outbox.ts';
@@ -44,6 +44,7 @@ export interface AppOptions {
 export async function buildApp(settings: Settings, options: AppOptions = {}): Promise<FastifyInstance> {
   const clock = options.clock ?? systemClock;
   const app = Fastify({
+    ...envelopeServerOptions,
     logger: options.logger === false ? false : { level: settings.logLevel },
     genReqId: requestIdGenerator(settings.trustProxy),
     trustProxy: settings.trustProxy,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { connect, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../app.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
@@ -83,5 +84,57 @@ describe('unexpected errors', () => {
     assert.ok(isErrorEnvelope(body));
     assert.ok(body.msg.includes(String(reply.headers['x-request-id'])));
     assert.doesNotMatch(reply.body, /SELECT|secret|\.ts|at /);
+  });
+});
+
+describe('errors raised before any route runs', () => {
+  let app: Awaited<ReturnType<typeof buildApp>>;
+  let port: number;
+  before(async () => {
+    app = await buildApp(testSettings({}), { logger: false });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    port = (app.server.address() as AddressInfo).port;
+  });
+  after(async () => app?.close());
+
+  /** Sends bytes as they are (no client library that would refuse or repair them) and reads the whole answer. */
+  const rawExchange = (request: string) =>
+    new Promise<{ status: number; headers: string; body: string }>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(request));
+      let answer = '';
+      socket.setEncoding('utf8');
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.on('error', reject);
+      socket.on('close', () => {
+        const [head = '', body = ''] = answer.split('\r\n\r\n');
+        resolve({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]), headers: head, body });
+      });
+    });
+
+  it('answer an over-long path value with a 400 envelope', async () => {
+    const reply = await app.inject({ method: 'GET', url: `/api/admin/user/${'a'.repeat(300)}` });
+    assert.equal(reply.statusCode, 400);
+    assert.ok(isErrorEnvelope(reply.json()));
+    assert.match(reply.json().msg, /path value is too long/);
+    assert.match(String(reply.headers['x-request-id']), /^[0-9a-f-]{36}$/);
+  });
+
+  it('answer a malformed %-escape in the path with a 400 envelope', async () => {
+    const reply = await app.inject({ method: 'GET', url: '/api/skin/head/%E0%A4%A' });
+    assert.equal(reply.statusCode, 400);
+    assert.ok(isErrorEnvelope(reply.json()));
+  });
+
+  it('answer a request that is not HTTP with a 400 envelope', async () => {
+    const reply = await rawExchange('HELLO THERE\r\n\r\n');
+    assert.equal(reply.status, 400);
+    assert.ok(isErrorEnvelope(JSON.parse(reply.body)));
+    assert.match(reply.headers, /x-request-id: [0-9a-f-]{36}/i);
+  });
+
+  it('answer oversized request headers with a 431 envelope', async () => {
+    const reply = await rawExchange(`GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`);
+    assert.equal(reply.status, 431);
+    assert.ok(isErrorEnvelope(JSON.parse(reply.body)));
   });
 });

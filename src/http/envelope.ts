@@ -1,6 +1,8 @@
 // The one place that builds the response envelope and maps every error to a status code.
-import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 
 export interface Envelope<T> {
   error: boolean;
@@ -32,12 +34,53 @@ export const conflict = (msg: string) => new ApiError(409, msg);
 export const tooManyRequests = (msg: string, retryAfterSeconds: number) =>
   new ApiError(429, msg, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
+const errorEnvelope = (msg: string): Envelope<object> => ({ error: true, msg, url: null, data: {} });
+
 function sendError(reply: FastifyReply, status: number, msg: string, headers: Record<string, string> = {}) {
-  reply
-    .code(status)
-    .headers(headers)
-    .send({ error: true, msg, url: null, data: {} } satisfies Envelope<object>);
+  reply.code(status).headers(headers).send(errorEnvelope(msg));
 }
+
+/** The router's limit on one path value; no identifier of this API comes near it. */
+export const MAX_PATH_VALUE_LENGTH = 100;
+
+const ROUTER_ERRORS: Record<string, { status: number; msg: string }> = {
+  FST_ERR_BAD_URL: { status: 400, msg: 'The path is not a valid URL: it has a malformed %-escape' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 400, msg: `A path value is too long: at most ${MAX_PATH_VALUE_LENGTH} characters` },
+};
+
+const CLIENT_ERRORS: Record<string, { status: number; reason: string; msg: string }> = {
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', msg: 'The request did not arrive in time' },
+  HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', msg: 'The request headers are too large' },
+};
+const MALFORMED_REQUEST = { status: 400, reason: 'Bad Request', msg: 'The request is not valid HTTP' };
+
+/**
+ * Server options that keep the envelope for errors raised before any route or hook runs: a malformed %-escape or an
+ * over-long value in the path (the router's), and a request that is not valid HTTP, too large in its headers or too
+ * slow to arrive (Node's HTTP parser). Without them the framework answers with bodies of its own.
+ */
+export const envelopeServerOptions = {
+  maxParamLength: MAX_PATH_VALUE_LENGTH,
+  frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    const known = ROUTER_ERRORS[error.code];
+    if (!known) request.log.error({ err: error }, 'unexpected router error');
+    // These replies skip the onSend hooks, so the request id header is set here.
+    reply.header('x-request-id', request.id);
+    sendError(reply, known?.status ?? 500, known?.msg ?? `Internal error; quote request id ${request.id} to the operator`);
+  },
+  clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return;
+    if (socket.writable) {
+      const { status, reason, msg } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED_REQUEST;
+      const body = JSON.stringify(errorEnvelope(msg));
+      socket.write(
+        `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+          `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    }
+    socket.destroy(error);
+  },
+} satisfies Partial<FastifyServerOptions>;
 
 interface ValidationIssue {
   keyword: string;
