@@ -5,6 +5,7 @@ import { ManualClock } from '../../test/support/clock.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { PUBLIC_URL, randomAddress, startService, uniqueName, type TestService } from '../../test/support/service.ts';
 import { codeIn, linkIn, mailTo } from '../../test/support/smtp.ts';
+import { skinFile } from '../../test/support/fixtures.ts';
 
 const PASSWORD = 'correct horse battery';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -322,6 +323,51 @@ describeEachDatabase('account flows', (kind) => {
     assert.equal(changed.body.data.Username, player.username);
     assert.equal((await service.call('GET', '/api/home', { token: player.token })).status, 401);
     assert.equal((await post('/api/auth/login', { username: player.username, password: 'new password 1' })).status, 200);
+  });
+
+  it('applies PATCH /api/home all or nothing: a refused part leaves every other part unchanged', async () => {
+    const player = await service.registerPlayer();
+    const first = await service.upload('/api/home/skins', player.token, {}, skinFile('classic'));
+    const second = await service.upload('/api/home/skins', player.token, {}, skinFile('slim'));
+    const home = async () => (await service.call('GET', '/api/home', { token: player.token })).body.data;
+    const mailsQueued = async () => (await service.db.selectFrom('mail_outbox').select('id').execute()).length;
+    assert.equal((await home()).Selected_Skin, first.body.data.uuid);
+
+    const wrongPassword = await service.call('PATCH', '/api/home', {
+      token: player.token,
+      body: { selected_skin: second.body.data.uuid, password: 'new password 1', current_password: 'wrong password' },
+    });
+    assert.equal(wrongPassword.status, 401);
+    assert.equal((await home()).Selected_Skin, first.body.data.uuid, 'the selection is not saved');
+
+    const queuedBefore = await mailsQueued();
+    const newMail = `${uniqueName()}@example.net`;
+    const shortPassword = await service.call('PATCH', '/api/home', {
+      token: player.token,
+      body: { mail: newMail, password: 'short', current_password: player.password },
+    });
+    assert.equal(shortPassword.status, 400);
+    assert.match(shortPassword.body.msg, /password/);
+    assert.equal((await home()).Mail, player.mail, 'the mail address is not changed');
+    assert.equal(await mailsQueued(), queuedBefore, 'no confirmation mail is queued');
+
+    const unknownSkin = await service.call('PATCH', '/api/home', {
+      token: player.token,
+      body: { selected_skin: '00000000-0000-4000-8000-000000000000', password: 'new password 1', current_password: player.password },
+    });
+    assert.equal(unknownSkin.status, 400);
+    assert.equal((await home()).Selected_Skin, first.body.data.uuid);
+    assert.equal((await post('/api/auth/login', { username: player.username, password: player.password })).status, 200);
+
+    const all = await service.call('PATCH', '/api/home', {
+      token: player.token,
+      body: { selected_skin: second.body.data.uuid, mail: newMail, password: 'new password 1', current_password: player.password },
+    });
+    assert.equal(all.status, 200);
+    assert.equal(all.body.data.Selected_Skin, second.body.data.uuid);
+    assert.equal(all.body.data.Mail, newMail);
+    assert.equal(await mailsQueued(), queuedBefore + 1);
+    assert.equal((await service.call('GET', '/api/home', { token: player.token })).status, 401, 'the password change revoked the session');
   });
 
   it('changes the mail address, which must be confirmed again', async () => {

@@ -196,10 +196,10 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
     async (request) => {
       const caller = callerOf(request);
       const { password, mail, current_password, selected_skin, selected_cape } = request.body;
-      if (selected_skin !== undefined || selected_cape !== undefined) await wardrobe.select(caller, { selected_skin, selected_cape });
-      if (mail !== undefined) await accounts.changeMail(caller, current_password, mail, request.ip);
-      if (password !== undefined) await accounts.changePassword(caller, current_password, password);
-      const user = await accounts.reload(caller.user.id);
+      const choice = { selected_skin, selected_cape };
+      const selects = selected_skin !== undefined || selected_cape !== undefined;
+      const selection = selects ? { columns: await wardrobe.selectionChanges(caller, choice), choice } : undefined;
+      const user = await accounts.updateHome(caller, { password, mail, currentPassword: current_password, selection }, request.ip);
       const message =
         password !== undefined
           ? 'Saved; your password changed, so log in again'

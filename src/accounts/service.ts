@@ -24,7 +24,21 @@ export interface AccountDeps {
   limiter: RateLimiter;
   /** Wakes the mail worker after a transaction that queued mail has committed. */
   mailQueued: () => void;
+  /** Called after a change of the textures a player wears has committed (cached images resolve it anew). */
+  texturesChanged: () => void;
   publicUrl: string;
+}
+
+/** The columns a change of the worn skin and cape writes, checked by the wardrobe. */
+export type SelectionChanges = Partial<Pick<UserRow, 'selected_skin_id' | 'selected_cape_id'>>;
+
+export interface HomeChange {
+  password?: string;
+  mail?: string;
+  currentPassword?: string;
+  /** The columns checked beforehand (Wardrobe.selectionChanges), written in the same transaction as the rest, and
+   * what the player asked for (for the audit log). */
+  selection?: { columns: SelectionChanges; choice: { selected_skin?: string; selected_cape?: string } };
 }
 
 const WRONG_CODE = 'The code is wrong, expired or already used';
@@ -242,41 +256,54 @@ export class AccountService {
     return this.deps.db.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
   }
 
-  /** PATCH /api/home with `password`: needs the current password; every session of the user is revoked. */
-  async changePassword(caller: Caller, currentPassword: string | undefined, newPassword: string): Promise<void> {
-    checkPassword(newPassword);
-    await this.checkCurrentPassword(caller, currentPassword);
-    const passwordHash = await hashPassword(newPassword);
-    await this.deps.db.transaction().execute(async (trx) => {
-      const now = this.deps.clock.now();
-      await trx.updateTable('users').set({ password: passwordHash, updated_at: now }).where('id', '=', caller.user.id).execute();
-      await revokeAllSessions(trx, caller.user.id, now);
-      await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.password_change', target: caller.user.id });
-    });
-  }
-
-  /** PATCH /api/home with `mail`: needs the current password; the new address must be confirmed again. */
-  async changeMail(caller: Caller, currentPassword: string | undefined, rawMail: string, clientAddress: string): Promise<void> {
-    const mail = checkMail(rawMail);
-    await this.checkCurrentPassword(caller, currentPassword);
-    const key = mailKey(mail);
-    if (key === caller.user.mail_key) return;
-    if (await this.deps.db.selectFrom('users').select('id').where('mail_key', '=', key).executeTakeFirst()) {
-      throw conflict('Another account has this mail address');
+  /**
+   * PATCH /api/home, all or nothing: every part is checked first (fields, the selection, the current password once,
+   * a mail address taken), then everything is written in one transaction. A password change revokes every session;
+   * a new mail address must be confirmed again.
+   */
+  async updateHome(caller: Caller, change: HomeChange, clientAddress: string): Promise<UserRow> {
+    const { db, clock, limiter } = this.deps;
+    const newPassword = change.password === undefined ? undefined : checkPassword(change.password);
+    const mail = change.mail === undefined ? undefined : checkMail(change.mail);
+    if (newPassword !== undefined || mail !== undefined) await this.checkCurrentPassword(caller, change.currentPassword);
+    const newMail = mail !== undefined && mailKey(mail) !== caller.user.mail_key ? mail : undefined;
+    if (newMail !== undefined) {
+      if (await db.selectFrom('users').select('id').where('mail_key', '=', mailKey(newMail)).executeTakeFirst()) {
+        throw conflict('Another account has this mail address');
+      }
+      await limiter.take(RULES.mailsPerAddress, clientAddress);
+      await limiter.take(RULES.mailsPerRecipient, `verify_mail:${mailKey(newMail)}`);
     }
-    await this.deps.limiter.take(RULES.mailsPerAddress, clientAddress);
-    await this.deps.limiter.take(RULES.mailsPerRecipient, `verify_mail:${key}`);
+    const passwordHash = newPassword === undefined ? undefined : await hashPassword(newPassword);
+    const userId = caller.user.id;
+    const actor = actorOf(caller.user);
     await this.writeOrConflict(async (trx) => {
-      const now = this.deps.clock.now();
+      const now = clock.now();
       await trx
         .updateTable('users')
-        .set({ mail, mail_key: key, mail_verify: 0, updated_at: now })
-        .where('id', '=', caller.user.id)
+        .set({
+          ...change.selection?.columns,
+          ...(passwordHash === undefined ? {} : { password: passwordHash }),
+          ...(newMail === undefined ? {} : { mail: newMail, mail_key: mailKey(newMail), mail_verify: 0 }),
+          updated_at: now,
+        })
+        .where('id', '=', userId)
         .execute();
-      await this.sendCode(trx, caller.user.id, 'verify_mail', mail, now);
-      await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.mail_change', target: caller.user.id, details: { mail } });
+      if (change.selection) {
+        await recordAudit(trx, now, { actor, action: 'user.select_textures', target: userId, details: change.selection.choice });
+      }
+      if (newMail !== undefined) {
+        await this.sendCode(trx, userId, 'verify_mail', newMail, now);
+        await recordAudit(trx, now, { actor, action: 'user.mail_change', target: userId, details: { mail: newMail } });
+      }
+      if (passwordHash !== undefined) {
+        await revokeAllSessions(trx, userId, now);
+        await recordAudit(trx, now, { actor, action: 'user.password_change', target: userId });
+      }
     }, 'Another account has this mail address');
-    this.deps.mailQueued();
+    if (newMail !== undefined) this.deps.mailQueued();
+    if (change.selection) this.deps.texturesChanged();
+    return this.reload(userId);
   }
 
   /** Creates the owner account named by the settings, unless an account has that mail already. */

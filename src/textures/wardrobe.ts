@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Caller } from '../accounts/authenticate.ts';
 import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
-import { actorOf } from '../accounts/service.ts';
+import { actorOf, type SelectionChanges } from '../accounts/service.ts';
 import { recordAudit, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import type { Database, Executor } from '../database/schema.ts';
@@ -135,9 +135,13 @@ export class Wardrobe {
   }
 
   /** PATCH /api/home: `selected_skin` and `selected_cape` must be the caller's own; "" selects none. */
-  async select(caller: Caller, choice: { selected_skin?: string; selected_cape?: string }): Promise<void> {
+  /**
+   * Checks a change of the selected skin and cape ("" for none) and answers the columns to write; writes nothing, so
+   * that PATCH /api/home can check every part of a request before it changes anything.
+   */
+  async selectionChanges(caller: Caller, choice: { selected_skin?: string; selected_cape?: string }): Promise<SelectionChanges> {
     const userId = caller.user.id;
-    const changes: { selected_skin_id?: number | null; selected_cape_id?: number | null } = {};
+    const changes: SelectionChanges = {};
     if (choice.selected_skin !== undefined) {
       changes.selected_skin_id =
         choice.selected_skin === '' ? null : (await this.skinOf(this.db, choice.selected_skin, userId, 'selected_skin')).id;
@@ -146,16 +150,7 @@ export class Wardrobe {
       changes.selected_cape_id =
         choice.selected_cape === '' ? null : await this.ownedCapeId(this.db, choice.selected_cape, userId, 'selected_cape');
     }
-    await this.db.transaction().execute(async (trx) => {
-      const now = this.clock.now();
-      await trx
-        .updateTable('users')
-        .set({ ...changes, updated_at: now })
-        .where('id', '=', userId)
-        .execute();
-      await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.select_textures', target: userId, details: choice });
-    });
-    this.changed();
+    return changes;
   }
 
   // ---- admin ----
