@@ -105,6 +105,7 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     codes: new MailCodes(settings.jwtSecret),
     limiter,
     mailQueued: () => mailWorker.wake(),
+    texturesChanged: () => images.forgetResolutions(),
     publicUrl: settings.publicUrl,
   });
   if (settings.owner) {
