@@ -7,10 +7,8 @@ import type { Clock } from '../clock.ts';
 import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database, UserRow } from '../database/schema.ts';
 import { forbidden, unauthorized } from '../http/envelope.ts';
+import { effectiveLevel, LEVELS, STANDING_MESSAGES, standingProblem } from './standing.ts';
 import type { Tokens } from './tokens.ts';
-
-/** Permission levels of contract section 3. */
-export const LEVELS = { banned: -1, player: 0, moderator: 1, admin: 2, owner: 3 } as const;
 
 /**
  * - public: no token needed.
@@ -38,13 +36,6 @@ declare module 'fastify' {
     /** Every route with the access it declares ("METHOD /path" -> access), for the permission matrix test. */
     routeAccess: Map<string, Access>;
   }
-}
-
-/** Contract section 3: perms raised by an unexpired role grant; a ban overrides both. */
-export function effectiveLevel(perms: number, grant: { role_level: number; expires_at: number | null } | null, nowMs: number): number {
-  if (perms === LEVELS.banned) return LEVELS.banned;
-  const grantCounts = grant !== null && (grant.expires_at === null || grant.expires_at > nowMs);
-  return grantCounts ? Math.max(perms, grant.role_level) : perms;
 }
 
 /** The caller of a route that declared an access other than public. */
@@ -102,12 +93,10 @@ export function installAuthentication(app: FastifyInstance, db: Kysely<Database>
   const checkAccess = async (request: FastifyRequest) => {
     const access = request.routeOptions.config.access as Exclude<Access, 'public'>;
     const caller = await identify(request.headers.authorization, db, lookup, tokens, clock);
-    if (caller.level === LEVELS.banned) throw forbidden('This account is banned');
-    if (access !== 'registering') {
-      if (caller.user.username === null) throw forbidden('Finish your registration first (POST /api/home/registerfinish)');
-      if (caller.user.mail_verify !== 1 && caller.user.mail_verification === 1) throw forbidden('Confirm your mail address first');
-      const needed = LEVELS[access];
-      if (caller.level < needed) throw forbidden(`This needs permission level ${needed} (${access}) or above`);
+    const problem = standingProblem({ ...caller.user, level: caller.level }, access === 'registering' ? ['unverified', 'unfinished'] : []);
+    if (problem) throw forbidden(STANDING_MESSAGES[problem]);
+    if (access !== 'registering' && caller.level < LEVELS[access]) {
+      throw forbidden(`This needs permission level ${LEVELS[access]} (${access}) or above`);
     }
     request.caller = caller;
   };

@@ -2,28 +2,7 @@
 import type { Kysely } from 'kysely';
 import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database, UserRow } from '../database/schema.ts';
-import type { UserDetail } from '../http/api-types.ts';
-
-export const userDetailSchema = {
-  type: 'object',
-  properties: {
-    Username: { type: 'string' },
-    Uuid: { type: 'string' },
-    Mail: { type: 'string' },
-    Mail_verify: { type: 'integer' },
-    Selected_Cape: { type: 'integer' },
-    Selected_Skin: { type: 'string' },
-    PermLvl: { type: 'integer' },
-    Capes: { type: 'array', items: { type: 'object', properties: { Id: { type: 'string' }, Name: { type: 'string' } } } },
-    Skins: {
-      type: 'array',
-      items: { type: 'object', properties: { uuid: { type: 'string' }, name: { type: 'string' }, cloak_id: { type: 'string' } } },
-    },
-    Discord_integration: { type: 'boolean' },
-    Discord: { type: 'object', properties: { userid: { type: 'string' }, username: { type: 'string' }, avatar: { type: 'string' } } },
-    Mail_verification: { type: 'integer' },
-  },
-} as const;
+import type { UserDetail } from '../http/shapes/user-detail.ts';
 
 /** The user columns the detail shape is made of. */
 type ProfileUser = Pick<

@@ -1,11 +1,11 @@
 // Routes of the account flows (interface.md 4.1) and the player's own profile (contract section 6).
 import type { FastifyInstance } from 'fastify';
 import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
-import { BASE, USER_DETAIL } from '../openapi/examples.ts';
+import { BASE } from '../http/shapes/example-story.ts';
+import { USER_DETAIL_EXAMPLE, USER_DETAIL_SCHEMA } from '../http/shapes/user-detail.ts';
 import { callerOf } from './authenticate.ts';
-import type { Wardrobe } from '../textures/wardrobe.ts';
-import { userDetailSchema, type Profiles } from './profile.ts';
-import type { AccountService } from './service.ts';
+import type { Profiles } from './profile.ts';
+import type { AccountService, SelectionCheck } from './service.ts';
 
 const text = { type: 'string', maxLength: 1024 } as const;
 /** A body of required text fields, named by its example. */
@@ -27,7 +27,7 @@ const RESET_SENT = 'If an account has this mail address, a code was sent to it';
 const PASSWORD_RESET = 'Password updated; log in with the new password';
 const FINISHED = 'Registration finished';
 
-export function accountRoutes(app: FastifyInstance, accounts: AccountService, profiles: Profiles, wardrobe: Wardrobe) {
+export function accountRoutes(app: FastifyInstance, accounts: AccountService, profiles: Profiles, wardrobe: SelectionCheck) {
   app.post<{ Body: { mail: string; password: string } }>(
     '/api/auth/register',
     {
@@ -167,7 +167,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
       schema: {
         summary: "The caller's profile (the user detail shape)",
         tags: ['home'],
-        response: { 200: envelopeSchema(userDetailSchema, ok(USER_DETAIL)) },
+        response: { 200: envelopeSchema(USER_DETAIL_SCHEMA, ok(USER_DETAIL_EXAMPLE)) },
       },
     },
     async (request) => {
@@ -188,9 +188,9 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
           additionalProperties: false,
           minProperties: 1,
           properties: { password: text, mail: text, current_password: text, selected_skin: text, selected_cape: text },
-          examples: [{ selected_skin: USER_DETAIL.Selected_Skin, selected_cape: USER_DETAIL.Capes[0]!.Id }],
+          examples: [{ selected_skin: USER_DETAIL_EXAMPLE.Selected_Skin, selected_cape: USER_DETAIL_EXAMPLE.Capes[0]!.Id }],
         },
-        response: { 200: envelopeSchema(userDetailSchema, ok(USER_DETAIL, 'Saved')), ...errorResponses(404, 409, 429) },
+        response: { 200: envelopeSchema(USER_DETAIL_SCHEMA, ok(USER_DETAIL_EXAMPLE, 'Saved')), ...errorResponses(404, 409, 429) },
       },
     },
     async (request) => {

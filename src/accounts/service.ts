@@ -1,7 +1,7 @@
 // The account flows of interface.md 3 and 4.1 as contract section 2 decides them. HTTP-free: routes call these.
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import { recordAudit, SYSTEM, type Actor } from '../audit/audit.ts';
+import { actorOf, recordAudit, SYSTEM, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import { isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
@@ -13,6 +13,7 @@ import type { OwnerSettings } from '../settings.ts';
 import type { Caller } from './authenticate.ts';
 import type { MailCodes } from './codes.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
+import { LEVELS, STANDING_MESSAGES, standingProblem } from './standing.ts';
 import { checkMail, checkPassword, checkUsername, isPlausibleMail, mailKey, usernameKey } from './rules.ts';
 import type { Tokens } from './tokens.ts';
 
@@ -32,19 +33,28 @@ export interface AccountDeps {
 /** The columns a change of the worn skin and cape writes, checked by the wardrobe. */
 export type SelectionChanges = Partial<Pick<UserRow, 'selected_skin_id' | 'selected_cape_id'>>;
 
+// A type rather than an interface: the audit log takes it as its details record.
+export type TextureChoice = {
+  selected_skin?: string;
+  selected_cape?: string;
+};
+
+/** Checks a change of the worn skin and cape without writing it; the wardrobe (textures/) does it. */
+export interface SelectionCheck {
+  selectionChanges(caller: Caller, choice: TextureChoice): Promise<SelectionChanges>;
+}
+
 export interface HomeChange {
   password?: string;
   mail?: string;
   currentPassword?: string;
   /** The columns checked beforehand (Wardrobe.selectionChanges), written in the same transaction as the rest, and
    * what the player asked for (for the audit log). */
-  selection?: { columns: SelectionChanges; choice: { selected_skin?: string; selected_cape?: string } };
+  selection?: { columns: SelectionChanges; choice: TextureChoice };
 }
 
 const WRONG_CODE = 'The code is wrong, expired or already used';
 const WRONG_CREDENTIALS = 'Wrong username or password';
-
-export const actorOf = (user: Pick<UserRow, 'id' | 'username' | 'mail'>): Actor => ({ id: user.id, name: user.username ?? user.mail });
 
 export class AccountService {
   constructor(private readonly deps: AccountDeps) {}
@@ -151,10 +161,8 @@ export class AccountService {
       }
       throw unauthorized(WRONG_CREDENTIALS);
     }
-    if (user.perms === -1) throw forbidden('This account is banned');
-    if (user.mail_verify !== 1 && user.mail_verification === 1) {
-      throw forbidden('Confirm your mail address first: open the link in the mail we sent you');
-    }
+    const problem = standingProblem({ ...user, level: user.perms }, ['unfinished']);
+    if (problem) throw forbidden(STANDING_MESSAGES[problem]);
     await limiter.forget(RULES.loginFailuresPerAccount, accountKey);
     const now = clock.now();
     const session = await db
@@ -319,7 +327,7 @@ export class AccountService {
       throw new Error(`OWNER_USERNAME: ${username} is taken by an account with another mail address`);
     }
     try {
-      await createAccount(db, clock, { username, mail, password: owner.password, perms: 3 }, SYSTEM);
+      await createAccount(db, clock, { username, mail, password: owner.password, perms: LEVELS.owner }, SYSTEM);
     } catch (error) {
       // Instances that start together race to create the owner; the ones that lose find it made by the winner.
       if (error instanceof ApiError && error.status === 409 && (await ownerExists())) return 'exists';
@@ -381,8 +389,8 @@ export async function createAccount(
   const username = checkUsername(input.username);
   const mail = checkMail(input.mail);
   checkPassword(input.password);
-  if (!Number.isInteger(input.perms) || input.perms < -1 || input.perms > 3)
-    throw badRequest('perms must be an integer from -1 (banned) to 3 (owner)');
+  if (!Number.isInteger(input.perms) || input.perms < LEVELS.banned || input.perms > LEVELS.owner)
+    throw badRequest(`perms must be an integer from ${LEVELS.banned} (banned) to ${LEVELS.owner} (owner)`);
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction().execute(async (trx) => {

@@ -6,6 +6,7 @@ import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Profiles } from '../accounts/profile.ts';
 import { createAccount } from '../accounts/service.ts';
+import { LEVELS } from '../accounts/standing.ts';
 import { systemClock } from '../clock.ts';
 import { directSqlite, migrateToLatest, openDatabase } from '../database/connect.ts';
 import { ApiError } from '../http/envelope.ts';
@@ -28,7 +29,7 @@ Commands:
 USER is a user id, a player UUID or a username. The database is the one the server's settings name.`;
 
 // The operator at the machine acts with an owner's rights, and under the same rules (the last owner stays).
-const OPERATOR: Editor = { actor: { id: null, name: 'cli' }, level: 3 };
+const OPERATOR: Editor = { actor: { id: null, name: 'cli' }, level: LEVELS.owner };
 
 class UsageError extends Error {}
 

@@ -1,44 +1,18 @@
 // Admin routes for users, roles and the audit log (interface.md 4.2).
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
-import { userDetailSchema } from '../accounts/profile.ts';
 import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
-import { actorOf } from '../accounts/service.ts';
+import { actorOf } from '../audit/audit.ts';
 import type { Broadcaster } from '../mail/broadcast.ts';
-import { AUDIT_ENTRY, USER_DETAIL, USER_RECORD } from '../openapi/examples.ts';
+import { AUDIT_ENTRY_EXAMPLE, AUDIT_ENTRY_SCHEMA } from '../http/shapes/audit-entry.ts';
+import { USER_DETAIL_EXAMPLE, USER_DETAIL_SCHEMA } from '../http/shapes/user-detail.ts';
+import { USER_RECORD_EXAMPLE, USER_RECORD_SCHEMA } from '../http/shapes/user-record.ts';
 import type { Caller } from '../accounts/authenticate.ts';
 import type { AuditFilter, Editor, UserAdmin, UserChanges } from './service.ts';
 
 const editorOf = (caller: Caller): Editor => ({ actor: actorOf(caller.user), level: caller.level });
 
-const userRecordSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    username: { type: 'string' },
-    dsid: { type: 'string' },
-    mail: { type: 'string' },
-    mail_verify: { type: 'integer' },
-    uuid: { type: 'string' },
-    password: { type: 'string' },
-    perms: { type: 'integer' },
-    accessToken: { type: ['string', 'null'] },
-    serverID: { type: ['string', 'null'] },
-    hwidId: { type: ['string', 'null'] },
-  },
-} as const;
-const auditEntrySchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    iss: { type: 'string' },
-    action: { type: 'string' },
-    for: { type: 'integer' },
-    time: { type: 'integer' },
-    details: { type: ['object', 'null'], additionalProperties: true },
-  },
-} as const;
 const tags = ['admin'];
 const USER_SAVED = 'User saved';
 const ROLE_GRANTED = 'Role granted';
@@ -88,7 +62,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
         summary: 'List users (the User records of interface.md 2.3), paginated; search matches part of a username or mail',
         tags,
         querystring: { ...pageQuerySchema, properties: { ...pageQuerySchema.properties, search: { type: 'string', maxLength: 254 } } },
-        response: { 200: pageResponse(userRecordSchema, USER_RECORD) },
+        response: { 200: pageResponse(USER_RECORD_SCHEMA, USER_RECORD_EXAMPLE) },
       },
     },
     async (request, reply) => pageEnvelope(reply, await admin.list(request.query)),
@@ -102,7 +76,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
         summary: 'One user in the user detail shape; the identifier is an id, player UUID or username',
         tags,
         params: identifierParam,
-        response: { 200: envelopeSchema(userDetailSchema, ok(USER_DETAIL)), ...errorResponses(404) },
+        response: { 200: envelopeSchema(USER_DETAIL_SCHEMA, ok(USER_DETAIL_EXAMPLE)), ...errorResponses(404) },
       },
     },
     async (request) => ok(await admin.detail(request.params.identifier)),
@@ -131,7 +105,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
           },
           examples: [{ mail: 'steve@example.org', mail_verify: true, perms: -1 }],
         },
-        response: { 200: envelopeSchema(userDetailSchema, ok(USER_DETAIL, USER_SAVED)), ...errorResponses(404, 409) },
+        response: { 200: envelopeSchema(USER_DETAIL_SCHEMA, ok(USER_DETAIL_EXAMPLE, USER_SAVED)), ...errorResponses(404, 409) },
       },
     },
     async (request) => ok(await admin.update(editorOf(callerOf(request)), request.params.identifier, request.body), USER_SAVED),
@@ -184,7 +158,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
             until: { type: 'integer', minimum: 0 },
           },
         },
-        response: { 200: pageResponse(auditEntrySchema, AUDIT_ENTRY) },
+        response: { 200: pageResponse(AUDIT_ENTRY_SCHEMA, AUDIT_ENTRY_EXAMPLE) },
       },
     },
     async (request, reply) => pageEnvelope(reply, await admin.audit(request.query)),

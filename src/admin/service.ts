@@ -1,7 +1,7 @@
 // User administration (interface.md 4.2, contract sections 3 and 5): the user list and detail, the user patch
 // with its level rules, temporary role grants, and the audit log.
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { effectiveLevel, LEVELS } from '../accounts/authenticate.ts';
+import { effectiveLevel, LEVELS } from '../accounts/standing.ts';
 import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import type { Profiles } from '../accounts/profile.ts';
@@ -13,7 +13,9 @@ import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
 import { badRequest, conflict, forbidden } from '../http/envelope.ts';
 import type { PageQuery } from '../http/pagination.ts';
-import type { AuditEntry, UserDetail, UserRecord } from '../http/api-types.ts';
+import type { AuditEntry } from '../http/shapes/audit-entry.ts';
+import type { UserDetail } from '../http/shapes/user-detail.ts';
+import type { UserRecord } from '../http/shapes/user-record.ts';
 
 export interface UserChanges {
   username?: string;
@@ -151,7 +153,9 @@ export class UserAdmin {
     const user = await userByIdentifier(this.db, identifier);
     if (body.user !== undefined && body.user !== user.id)
       throw badRequest(`user ${body.user} does not match the user in the path (${user.id})`);
-    if (![1, 2, 3].includes(body.role_level)) throw badRequest('role_level must be 1, 2 or 3');
+    if (body.role_level < LEVELS.moderator || body.role_level > LEVELS.owner || !Number.isInteger(body.role_level)) {
+      throw badRequest(`role_level must be ${LEVELS.moderator}, ${LEVELS.admin} or ${LEVELS.owner}`);
+    }
     if (body.role_level > editor.level) throw forbidden('Nobody grants a role above their own level');
     const now = this.clock.now();
     const expiresAt = body.expired_at === undefined ? null : parseExpiry(body.expired_at);

@@ -1,6 +1,6 @@
 // The one service every change calls to leave a trace in the audit log.
 import { unixSeconds } from '../clock.ts';
-import type { Executor } from '../database/schema.ts';
+import type { Executor, UserRow } from '../database/schema.ts';
 
 export interface Actor {
   id: number | null;
@@ -9,6 +9,9 @@ export interface Actor {
 }
 
 export const SYSTEM: Actor = { id: null, name: 'system' };
+
+/** A user as the audit log names them: the username, or the mail address before registration step 3. */
+export const actorOf = (user: Pick<UserRow, 'id' | 'username' | 'mail'>): Actor => ({ id: user.id, name: user.username ?? user.mail });
 
 export interface AuditEvent {
   actor: Actor;

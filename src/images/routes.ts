@@ -2,7 +2,7 @@
 // answers If-None-Match with 304.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorResponses } from '../http/envelope.ts';
-import { LAUNCHER_DOCUMENT } from '../openapi/examples.ts';
+import { LAUNCHER_DOCUMENT_EXAMPLE, LAUNCHER_DOCUMENT_SCHEMA } from '../http/shapes/launcher-document.ts';
 import { MAX_RENDER_SIZE, MIN_RENDER_SIZE, type RenderType } from '../rendering/render.ts';
 import type { ImageResult, ImageService } from './service.ts';
 
@@ -11,39 +11,23 @@ interface ImageQuery {
   type: RenderType;
 }
 
+// Unknown parameters are refused (400): each distinct URL that passes validation may be remembered as an answer.
 const imageQuery = {
   type: 'object',
+  additionalProperties: false,
   properties: {
     size: { type: 'integer', minimum: MIN_RENDER_SIZE, maximum: MAX_RENDER_SIZE, default: 100 },
     type: { type: 'string', enum: ['skin', 'player'], default: 'skin' },
   },
 } as const;
 // The file endpoints take `type` too (interface.md), and answer with the texture file for either value.
-const fileQuery = { type: 'object', properties: { type: imageQuery.properties.type } } as const;
+const fileQuery = { type: 'object', additionalProperties: false, properties: { type: imageQuery.properties.type } } as const;
 const pathOf = (name: string) =>
   ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 64 } } }) as const;
 
 const tags = ['images'];
-const textureLink = {
-  url: { type: 'string', description: 'where the texture file is' },
-  digest: { type: 'string', description: 'SHA-256 of the texture file, hexadecimal' },
-} as const;
 // No envelope (interface.md 4.3): `{}` for a player without textures.
-const launcherDocumentSchema = {
-  type: 'object',
-  properties: {
-    SKIN: {
-      type: 'object',
-      required: ['url', 'digest'],
-      properties: {
-        ...textureLink,
-        metadata: { type: 'object', description: 'only for slim skins', properties: { model: { type: 'string', enum: ['slim'] } } },
-      },
-    },
-    CAPE: { type: 'object', required: ['url', 'digest'], description: 'only when the player wears a cape', properties: textureLink },
-  },
-  examples: [LAUNCHER_DOCUMENT],
-} as const;
+const launcherDocumentSchema = { ...LAUNCHER_DOCUMENT_SCHEMA, examples: [LAUNCHER_DOCUMENT_EXAMPLE] };
 const imageResponses = {
   200: {
     description: 'The PNG',
@@ -83,7 +67,8 @@ export function imageRoutes(app: FastifyInstance, images: ImageService) {
 
   /**
    * An image route whose answer is remembered by its exact request URL: a repeat within the resolution time
-   * is answered before validation and lookup, which were the largest remaining costs of a cached image.
+   * is answered before validation and lookup, which were the largest remaining costs of a cached image. Only a
+   * URL that passed validation is remembered, so a URL with junk in it is never a key and never skips validation.
    */
   const imageRoute = <P extends string>(
     url: string,

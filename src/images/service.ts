@@ -5,16 +5,18 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { normalizeUuid } from '../accounts/identifiers.ts';
 import { usernameKey } from '../accounts/rules.ts';
+import { ByteBudgetCache, type CacheMemory } from '../caching/byte-budget-cache.ts';
 import type { Clock } from '../clock.ts';
 import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database } from '../database/schema.ts';
 import { notFound } from '../http/envelope.ts';
+import type { LauncherDocument } from '../http/shapes/launcher-document.ts';
 import { defaultSkin } from '../rendering/default-skin.ts';
-import { encodePng, type RgbaImage } from '../rendering/png.ts';
+import { encodePng } from '../rendering/png.ts';
 import { renderImage, type RenderType, type RenderView } from '../rendering/render.ts';
+import { defaultModelIsSlim, type RgbaImage } from '../skin/texture.ts';
 import { digestOf } from '../textures/canonical.ts';
-import type { TextureLibrary } from '../textures/library.ts';
-import { ByteBudgetCache } from './byte-budget-cache.ts';
+import type { TextureCacheBudgets, TextureLibrary } from '../textures/library.ts';
 
 /** What an image path names: the textures to draw. A null skin means the player has none (default skin). */
 interface Wearing {
@@ -28,11 +30,6 @@ export interface ImageResult {
   etag: string;
 }
 
-export interface LauncherDocument {
-  SKIN?: { url: string; digest: string; metadata?: { model: 'slim' } };
-  CAPE?: { url: string; digest: string };
-}
-
 const DEFAULT_SKIN_KEY = { false: 'default-classic', true: 'default-slim' };
 
 /**
@@ -41,35 +38,60 @@ const DEFAULT_SKIN_KEY = { false: 'default-classic', true: 'default-slim' };
  * browsers for 60 s anyway). Measured: resolving costs more than serving a cached render.
  */
 export const RESOLUTION_TTL_MS = 2_000;
-const MAX_RESOLUTIONS = 100_000;
+/** What a resolution holds at most, beyond its cache entry: a player UUID and two digests, and three small objects. */
+const RESOLUTION_BYTES = 2 * (36 + 64 + 64) + 3 * 64;
 
-interface CachedRender {
-  png: Buffer;
-  etag: string;
+/** The memory of the image service's own three caches, in bytes. */
+export interface ImageCacheBudgets {
+  /** whole answers by request URL, for RESOLUTION_TTL_MS */
+  answers: number;
+  /** identifiers resolved to texture digests, for RESOLUTION_TTL_MS */
+  resolutions: number;
+  /** rendered images by what they show */
+  renders: number;
+}
+
+/**
+ * RENDER_CACHE_MB shared among the five image caches, adding up to it exactly (the renders take the rounding).
+ * Renders cost the most to make again (0.2 to 12 ms each), decoded textures next; texture files are small; answers
+ * and resolutions only spare a few microseconds of a repeat within RESOLUTION_TTL_MS. docs/performance.md.
+ */
+export function imageCacheBudgets(totalBytes: number): { images: ImageCacheBudgets; textures: TextureCacheBudgets } {
+  const sixteenth = Math.floor(totalBytes / 16);
+  return {
+    images: { answers: sixteenth, resolutions: sixteenth, renders: totalBytes - 7 * sixteenth },
+    textures: { files: sixteenth, decoded: 4 * sixteenth },
+  };
+}
+
+interface CachedImage extends ImageResult {
   byteLength: number;
 }
 
+const cachedImage = (image: ImageResult): CachedImage => ({ ...image, byteLength: image.png.byteLength + 2 * image.etag.length });
+
 export class ImageService {
-  private readonly renders: ByteBudgetCache<CachedRender>;
-  private readonly resolutions = new Map<string, { value: Wearing | string; until: number }>();
-  /** Whole answers by request URL, kept as long as resolutions and cleared with them. */
-  private readonly answers = new Map<string, { image: ImageResult; until: number }>();
+  private readonly renders: ByteBudgetCache<CachedImage>;
+  private readonly resolutions: ByteBudgetCache<{ value: Wearing | string; byteLength: number }>;
+  /** Whole answers by request URL, stored only once the URL passed validation; cleared with the resolutions. */
+  private readonly answers: ByteBudgetCache<CachedImage>;
   private readonly defaultSkins: Record<'true' | 'false', { image: RgbaImage; png: Buffer; digest: string }>;
   private readonly playerByUuid;
   private readonly playerByUsername;
   private readonly skinByUuid;
   private readonly capeByUuid;
-  /** Requests answered by recentAnswer(), for the metrics. */
-  private answerHits = 0;
 
   constructor(
     db: Kysely<Database>,
     private readonly library: TextureLibrary,
-    private readonly clock: Clock,
+    clock: Clock,
     private readonly publicUrl: string,
-    cacheBytes: number,
+    budgets: ImageCacheBudgets,
   ) {
-    this.renders = new ByteBudgetCache(cacheBytes);
+    const expiry = { ttlMs: RESOLUTION_TTL_MS, now: () => clock.now() };
+    this.renders = new ByteBudgetCache(budgets.renders);
+    this.resolutions = new ByteBudgetCache(budgets.resolutions, expiry);
+    this.answers = new ByteBudgetCache(budgets.answers, expiry);
     const prepareDefault = (slim: boolean) => {
       const image = defaultSkin(slim);
       const png = encodePng(image);
@@ -117,42 +139,46 @@ export class ImageService {
 
   /** The image answered to this exact request URL within RESOLUTION_TTL_MS, if any. */
   recentAnswer(requestUrl: string): ImageResult | undefined {
-    const hit = this.answers.get(requestUrl);
-    if (hit === undefined || hit.until <= this.clock.now()) return undefined;
-    this.answerHits += 1;
-    return hit.image;
+    return this.answers.get(requestUrl);
+  }
+
+  /** Call only once the request passed validation: a URL the routes would refuse must never become a key. */
+  rememberAnswer(requestUrl: string, image: ImageResult) {
+    this.answers.set(requestUrl, cachedImage(image));
   }
 
   /** A repeat answered by recentAnswer() never reaches the render cache; both count as cache hits. */
   cacheCounts() {
-    return { answerHits: this.answerHits, renderHits: this.renders.hits, renderMisses: this.renders.misses };
+    return { answerHits: this.answers.hits, renderHits: this.renders.hits, renderMisses: this.renders.misses };
   }
 
-  rememberAnswer(requestUrl: string, image: ImageResult) {
-    if (this.answers.size >= MAX_RESOLUTIONS) this.answers.clear();
-    this.answers.set(requestUrl, { image, until: this.clock.now() + RESOLUTION_TTL_MS });
+  /** Bytes held and budget of each of the five image caches, the texture library's two included. */
+  cacheMemory(): Record<keyof ImageCacheBudgets | keyof TextureCacheBudgets, CacheMemory> {
+    return {
+      answers: this.answers.memory(),
+      resolutions: this.resolutions.memory(),
+      renders: this.renders.memory(),
+      ...this.library.cacheMemory(),
+    };
   }
 
   /** Reuses a found (never a missing) resolution for RESOLUTION_TTL_MS. */
   private async resolved<T extends Wearing | string>(key: string, resolve: () => Promise<T | null>): Promise<T | null> {
-    const now = this.clock.now();
     const hit = this.resolutions.get(key);
-    if (hit && hit.until > now) return hit.value as T;
+    if (hit) return hit.value as T;
     const value = await resolve();
-    if (value !== null) {
-      if (this.resolutions.size >= MAX_RESOLUTIONS) this.resolutions.clear();
-      this.resolutions.set(key, { value, until: now + RESOLUTION_TTL_MS });
-    }
+    if (value !== null) this.resolutions.set(key, { value, byteLength: RESOLUTION_BYTES });
     return value;
   }
 
-  /** A player (UUID or username) or a skin UUID. */
+  /** A player (UUID or username) or a skin UUID; every spelling of one identifier shares one resolution. */
   private wearing(identifier: string): Promise<Wearing | null> {
-    return this.resolved(`wearing:${identifier}`, () => this.lookUpWearing(identifier));
+    const uuid = normalizeUuid(identifier);
+    const key = uuid ? `wearing:${uuid}` : `wearing-name:${usernameKey(identifier)}`;
+    return this.resolved(key, () => this.lookUpWearing(uuid, identifier));
   }
 
-  private async lookUpWearing(identifier: string): Promise<Wearing | null> {
-    const uuid = normalizeUuid(identifier);
+  private async lookUpWearing(uuid: string | null, identifier: string): Promise<Wearing | null> {
     const [player] = uuid ? await this.playerByUuid({ key: uuid }) : await this.playerByUsername({ key: usernameKey(identifier) });
     if (player) {
       const capeDigest = player.linked_cape ?? player.selected_cape;
@@ -233,20 +259,8 @@ export class ImageService {
     const skin = wearing.skin ? await this.library.image(wearing.skin.digest) : this.defaultSkins[`${slim}`].image;
     const cape = capeKey ? await this.library.image(capeKey) : undefined;
     const png = renderImage({ view, type, size, skin, slim, cape });
-    const rendered = { png, etag: `"${createHash('sha1').update(key).digest('base64url')}"`, byteLength: png.byteLength };
+    const rendered = cachedImage({ png, etag: `"${createHash('sha1').update(key).digest('base64url')}"` });
     this.renders.set(key, rendered);
     return rendered;
   }
-}
-
-/**
- * Which default model a player without a skin gets, decided by their UUID as the game does it (the parity of the
- * UUID's 32-bit words XORed together), so a player keeps the same default everywhere.
- */
-function defaultModelIsSlim(playerUuid: string | null): boolean {
-  if (!playerUuid) return false;
-  const hex = playerUuid.replace(/-/g, '');
-  let folded = 0;
-  for (let word = 0; word < 4; word += 1) folded ^= Number.parseInt(hex.slice(word * 8, word * 8 + 8), 16);
-  return (folded & 1) === 1;
 }

@@ -2,38 +2,14 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
-import { actorOf } from '../accounts/service.ts';
+import { actorOf } from '../audit/audit.ts';
 import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
-import { CAPE, SKIN } from '../openapi/examples.ts';
+import { CAPE_EXAMPLE, CAPE_RECORD_SCHEMA } from '../http/shapes/cape-record.ts';
+import { SKIN_EXAMPLE, SKIN_RECORD_SCHEMA } from '../http/shapes/skin-record.ts';
 import { optionalBoolean, readUpload, userIdList } from './multipart.ts';
 import type { Wardrobe } from './wardrobe.ts';
 
-const skinRecordSchema = {
-  type: 'object',
-  properties: {
-    uuid: { type: 'string' },
-    name: { type: 'string' },
-    owner: { type: 'integer' },
-    slim: { type: 'boolean' },
-    hd: { type: 'boolean' },
-    cloak_id: { type: 'string' },
-    digest: { type: 'string' },
-    url: { type: 'string' },
-    selected: { type: 'boolean' },
-  },
-} as const;
-const capeRecordSchema = {
-  type: 'object',
-  properties: {
-    uuid: { type: 'string' },
-    name: { type: 'string' },
-    owners: { type: 'array', items: { type: 'integer' } },
-    digest: { type: 'string' },
-    url: { type: 'string' },
-    selected: { type: 'boolean' },
-  },
-} as const;
 const listOf = (items: object, example: unknown) => ({ 200: envelopeSchema({ type: 'array', items }, ok([example])) });
 const deletedSchema = (uuid: string, msg: string) =>
   envelopeSchema({ type: 'object', properties: { uuid: { type: 'string' } } }, ok({ uuid }, msg));
@@ -74,7 +50,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
               slim: { type: 'string', enum: ['true', 'false'], description: 'the arm model; detected from the picture when absent' },
             },
           },
-          response: { 200: envelopeSchema(skinRecordSchema, ok(SKIN, SKIN_UPLOADED)) },
+          response: { 200: envelopeSchema(SKIN_RECORD_SCHEMA, ok(SKIN_EXAMPLE, SKIN_UPLOADED)) },
         },
       },
       async (request) => {
@@ -107,7 +83,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
               },
             },
           },
-          response: { 200: envelopeSchema(capeRecordSchema, ok(CAPE, CAPE_UPLOADED)) },
+          response: { 200: envelopeSchema(CAPE_RECORD_SCHEMA, ok(CAPE_EXAMPLE, CAPE_UPLOADED)) },
         },
       },
       async (request) => {
@@ -129,7 +105,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
       schema: {
         summary: "The caller's skins; selected is true on the selected one",
         tags: home,
-        response: listOf(skinRecordSchema, { ...SKIN, selected: true }),
+        response: listOf(SKIN_RECORD_SCHEMA, { ...SKIN_EXAMPLE, selected: true }),
       },
     },
     async (request) => ok(await wardrobe.ownSkins(callerOf(request).user.id)),
@@ -142,7 +118,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
       schema: {
         summary: 'The capes the caller owns; selected is true on the selected one',
         tags: home,
-        response: listOf(capeRecordSchema, { ...CAPE, selected: true }),
+        response: listOf(CAPE_RECORD_SCHEMA, { ...CAPE_EXAMPLE, selected: true }),
       },
     },
     async (request) => ok(await wardrobe.ownCapes(callerOf(request).user.id)),
@@ -160,9 +136,9 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
           type: 'object',
           additionalProperties: false,
           properties: skinChanges,
-          examples: [{ name: 'Summer', slim: true, cloakid: CAPE.uuid }],
+          examples: [{ name: 'Summer', slim: true, cloakid: CAPE_EXAMPLE.uuid }],
         },
-        response: { 200: envelopeSchema(skinRecordSchema, ok(SKIN, SKIN_SAVED)), ...errorResponses(404) },
+        response: { 200: envelopeSchema(SKIN_RECORD_SCHEMA, ok(SKIN_EXAMPLE, SKIN_SAVED)), ...errorResponses(404) },
       },
     },
     async (request) => ok(await wardrobe.updateOwnSkin(callerOf(request), request.params.uuid, request.body), SKIN_SAVED),
@@ -176,7 +152,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
         summary: 'Delete one of your skins; its texture goes when nothing else uses it',
         tags: home,
         params: uuidParam,
-        response: { 200: deletedSchema(SKIN.uuid, SKIN_DELETED), ...errorResponses(404) },
+        response: { 200: deletedSchema(SKIN_EXAMPLE.uuid, SKIN_DELETED), ...errorResponses(404) },
       },
     },
     async (request) => ok(await wardrobe.deleteOwnSkin(callerOf(request), request.params.uuid), SKIN_DELETED),
@@ -190,7 +166,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
         summary: 'Every skin, paginated',
         tags: admin,
         querystring: pageQuerySchema,
-        response: { 200: pageResponse(skinRecordSchema, SKIN) },
+        response: { 200: pageResponse(SKIN_RECORD_SCHEMA, SKIN_EXAMPLE) },
       },
     },
     async (request, reply) => pageEnvelope(reply, await wardrobe.allSkins(request.query)),
@@ -210,7 +186,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
           properties: { ...skinChanges, hd: { type: 'boolean' } },
           examples: [{ name: 'Summer', slim: true, hd: false, cloakid: '' }],
         },
-        response: { 200: envelopeSchema(skinRecordSchema, ok(SKIN, SKIN_SAVED)), ...errorResponses(404) },
+        response: { 200: envelopeSchema(SKIN_RECORD_SCHEMA, ok(SKIN_EXAMPLE, SKIN_SAVED)), ...errorResponses(404) },
       },
     },
     async (request) => ok(await wardrobe.adminUpdateSkin(actorOf(callerOf(request).user), request.params.uuid, request.body), SKIN_SAVED),
@@ -224,7 +200,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
         summary: "A user's skins (the path value is a user id, player UUID or username); selected is true on the selected one",
         tags: admin,
         params: uuidParam,
-        response: { ...listOf(skinRecordSchema, { ...SKIN, selected: true }), ...errorResponses(404) },
+        response: { ...listOf(SKIN_RECORD_SCHEMA, { ...SKIN_EXAMPLE, selected: true }), ...errorResponses(404) },
       },
     },
     async (request) => ok(await wardrobe.skinsOfUser(request.params.uuid)),
@@ -241,9 +217,9 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
           type: 'object',
           required: ['capeid'],
           properties: { capeid: { type: 'string', maxLength: 64 } },
-          examples: [{ capeid: CAPE.uuid }],
+          examples: [{ capeid: CAPE_EXAMPLE.uuid }],
         },
-        response: { 200: deletedSchema(CAPE.uuid, CAPE_DELETED), ...errorResponses(404) },
+        response: { 200: deletedSchema(CAPE_EXAMPLE.uuid, CAPE_DELETED), ...errorResponses(404) },
       },
     },
     async (request) => ok(await wardrobe.deleteCape(actorOf(callerOf(request).user), request.body.capeid), CAPE_DELETED),
@@ -261,12 +237,12 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
           type: 'object',
           required: ['cape'],
           properties: { user: { type: 'integer' }, cape: { type: 'array', maxItems: 1000, items: { type: 'string', maxLength: 64 } } },
-          examples: [{ user: 7, cape: [CAPE.uuid] }],
+          examples: [{ user: 7, cape: [CAPE_EXAMPLE.uuid] }],
         },
         response: {
           200: envelopeSchema(
             { type: 'object', properties: { id: { type: 'integer' }, capes: { type: 'array', items: { type: 'string' } } } },
-            ok({ id: 7, capes: [CAPE.uuid] }, CAPES_SAVED),
+            ok({ id: 7, capes: [CAPE_EXAMPLE.uuid] }, CAPES_SAVED),
           ),
           ...errorResponses(404),
         },
@@ -284,7 +260,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
         summary: 'Every cape with its owners, paginated',
         tags: admin,
         querystring: pageQuerySchema,
-        response: { 200: pageResponse(capeRecordSchema, CAPE) },
+        response: { 200: pageResponse(CAPE_RECORD_SCHEMA, CAPE_EXAMPLE) },
       },
     },
     async (request, reply) => pageEnvelope(reply, await wardrobe.allCapes(request.query)),

@@ -3,15 +3,16 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Caller } from '../accounts/authenticate.ts';
 import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
-import { actorOf, type SelectionChanges } from '../accounts/service.ts';
-import { recordAudit, type Actor } from '../audit/audit.ts';
+import type { SelectionChanges, TextureChoice } from '../accounts/service.ts';
+import { actorOf, recordAudit, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import type { Database, Executor } from '../database/schema.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
 import { isSlimSkin } from '../rendering/render.ts';
 import { canonicalTexture } from './canonical.ts';
 import type { TextureLibrary } from './library.ts';
-import type { CapeRecord, SkinRecord } from '../http/api-types.ts';
+import type { CapeRecord } from '../http/shapes/cape-record.ts';
+import type { SkinRecord } from '../http/shapes/skin-record.ts';
 
 export interface Page {
   limit: number;
@@ -139,7 +140,7 @@ export class Wardrobe {
    * Checks a change of the selected skin and cape ("" for none) and answers the columns to write; writes nothing, so
    * that PATCH /api/home can check every part of a request before it changes anything.
    */
-  async selectionChanges(caller: Caller, choice: { selected_skin?: string; selected_cape?: string }): Promise<SelectionChanges> {
+  async selectionChanges(caller: Caller, choice: TextureChoice): Promise<SelectionChanges> {
     const userId = caller.user.id;
     const changes: SelectionChanges = {};
     if (choice.selected_skin !== undefined) {

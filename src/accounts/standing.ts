@@ -1,0 +1,44 @@
+// The one account-standing rule: whether an account may be used at all right now (banned, mail unconfirmed,
+// registration unfinished), and the permission levels it rests on. Every way in (the web login, the token check on
+// every request, and the game and launcher logins) asks this module instead of reading the columns itself.
+import type { UserRow } from '../database/schema.ts';
+
+/** Permission levels of contract section 3. */
+export const LEVELS = { banned: -1, player: 0, moderator: 1, admin: 2, owner: 3 } as const;
+
+export type LevelName = keyof typeof LEVELS;
+
+/** Contract section 3: perms raised by an unexpired role grant; a ban overrides both. */
+export function effectiveLevel(perms: number, grant: { role_level: number; expires_at: number | null } | null, nowMs: number): number {
+  if (perms === LEVELS.banned) return LEVELS.banned;
+  const grantCounts = grant !== null && (grant.expires_at === null || grant.expires_at > nowMs);
+  return grantCounts ? Math.max(perms, grant.role_level) : perms;
+}
+
+/** Why an account may not be used, most serious first. */
+export type StandingProblem = 'banned' | 'unverified' | 'unfinished';
+
+export type StandingFacts = Pick<UserRow, 'username' | 'mail_verify' | 'mail_verification'> & {
+  /** The effective level (effectiveLevel), or perms where no grant can matter (a ban is in perms). */
+  level: number;
+};
+
+/**
+ * The first problem of an account's standing that the caller does not tolerate, or null when it may go on.
+ * The web login tolerates `unfinished` (it leads to registration step 3); the routes an unfinished account may call
+ * tolerate `unverified` and `unfinished`; the game and launcher logins tolerate nothing.
+ */
+export function standingProblem(user: StandingFacts, tolerated: readonly StandingProblem[] = []): StandingProblem | null {
+  const problems: StandingProblem[] = [];
+  if (user.level === LEVELS.banned) problems.push('banned');
+  if (user.mail_verify !== 1 && user.mail_verification === 1) problems.push('unverified');
+  if (user.username === null) problems.push('unfinished');
+  return problems.find((problem) => !tolerated.includes(problem)) ?? null;
+}
+
+/** A sentence for the player per problem; each API wraps it in its own error shape. */
+export const STANDING_MESSAGES: Record<StandingProblem, string> = {
+  banned: 'This account is banned',
+  unverified: 'Confirm your mail address first: open the link in the mail we sent you',
+  unfinished: 'Finish your registration first: choose a player name on the site (POST /api/home/registerfinish)',
+};

@@ -1,0 +1,34 @@
+// A cape as the API answers it (contract section 5): type, response schema and example.
+import { BASE, CAPE_DIGEST, CAPE_UUID, PLAYER_ID } from './example-story.ts';
+import { recordSchema } from './record-schema.ts';
+
+export interface CapeRecord {
+  uuid: string;
+  name: string;
+  /** User ids of the players who may wear it. */
+  owners: number[];
+  digest: string;
+  url: string;
+  /** Only in lists about one player: whether this is the cape they wear. */
+  selected?: boolean;
+}
+
+export const CAPE_RECORD_SCHEMA = recordSchema<CapeRecord>(
+  {
+    uuid: { type: 'string' },
+    name: { type: 'string' },
+    owners: { type: 'array', items: { type: 'integer' } },
+    digest: { type: 'string' },
+    url: { type: 'string' },
+    selected: { type: 'boolean' },
+  },
+  ['selected'],
+);
+
+export const CAPE_EXAMPLE: CapeRecord = {
+  uuid: CAPE_UUID,
+  name: 'Founder',
+  owners: [PLAYER_ID],
+  digest: CAPE_DIGEST,
+  url: `${BASE}/api/skin/standart/cape/${CAPE_UUID}`,
+};

@@ -1,0 +1,36 @@
+// The launcher document of interface.md 4.3 and contract section 7 (no envelope; `{}` for a player without
+// textures): type, response schema and example.
+import { BASE, CAPE_DIGEST, PLAYER_UUID, SKIN_DIGEST } from './example-story.ts';
+import { recordSchema } from './record-schema.ts';
+
+interface TextureLink {
+  url: string;
+  /** SHA-256 of the texture file, hexadecimal. */
+  digest: string;
+}
+
+export interface LauncherDocument {
+  SKIN?: TextureLink & { metadata?: { model: 'slim' } };
+  CAPE?: TextureLink;
+}
+
+const textureLink = { url: { type: 'string', description: 'where the texture file is' }, digest: { type: 'string' } };
+
+export const LAUNCHER_DOCUMENT_SCHEMA = recordSchema<LauncherDocument>(
+  {
+    SKIN: recordSchema<NonNullable<LauncherDocument['SKIN']>>(
+      {
+        ...textureLink,
+        metadata: { type: 'object', description: 'only for slim skins', properties: { model: { type: 'string', enum: ['slim'] } } },
+      },
+      ['metadata'],
+    ),
+    CAPE: { ...recordSchema<TextureLink>(textureLink), description: 'only when the player wears a cape' },
+  },
+  ['SKIN', 'CAPE'],
+);
+
+export const LAUNCHER_DOCUMENT_EXAMPLE: LauncherDocument = {
+  SKIN: { url: `${BASE}/api/skin/cloak/${PLAYER_UUID}`, digest: SKIN_DIGEST, metadata: { model: 'slim' } },
+  CAPE: { url: `${BASE}/api/skin/standart/cape/${PLAYER_UUID}`, digest: CAPE_DIGEST },
+};

@@ -1,0 +1,53 @@
+// The user detail of interface.md 2.4 (GET /api/home, the admin user view): type, response schema and example.
+import { CAPE_UUID, PLAYER_UUID, SKIN_UUID } from './example-story.ts';
+import { recordSchema } from './record-schema.ts';
+
+export interface UserDetail {
+  Username: string;
+  Uuid: string;
+  Mail: string;
+  Mail_verify: number;
+  /** Numeric id of the selected cape (interface.md types it as an integer); 0 when none. */
+  Selected_Cape: number;
+  /** UUID of the selected skin; "" when none. */
+  Selected_Skin: string;
+  PermLvl: number;
+  Capes: { Id: string; Name: string }[];
+  Skins: { uuid: string; name: string; cloak_id: string }[];
+  Discord_integration: boolean;
+  Discord: { userid: string; username: string; avatar: string };
+  Mail_verification: number;
+}
+
+export const USER_DETAIL_SCHEMA = recordSchema<UserDetail>({
+  Username: { type: 'string' },
+  Uuid: { type: 'string' },
+  Mail: { type: 'string' },
+  Mail_verify: { type: 'integer' },
+  Selected_Cape: { type: 'integer' },
+  Selected_Skin: { type: 'string' },
+  PermLvl: { type: 'integer' },
+  Capes: { type: 'array', items: recordSchema<UserDetail['Capes'][number]>({ Id: { type: 'string' }, Name: { type: 'string' } }) },
+  Skins: {
+    type: 'array',
+    items: recordSchema<UserDetail['Skins'][number]>({ uuid: { type: 'string' }, name: { type: 'string' }, cloak_id: { type: 'string' } }),
+  },
+  Discord_integration: { type: 'boolean' },
+  Discord: recordSchema<UserDetail['Discord']>({ userid: { type: 'string' }, username: { type: 'string' }, avatar: { type: 'string' } }),
+  Mail_verification: { type: 'integer' },
+});
+
+export const USER_DETAIL_EXAMPLE: UserDetail = {
+  Username: 'Steve',
+  Uuid: PLAYER_UUID,
+  Mail: 'steve@example.org',
+  Mail_verify: 1,
+  Selected_Cape: 3,
+  Selected_Skin: SKIN_UUID,
+  PermLvl: 0,
+  Capes: [{ Id: CAPE_UUID, Name: 'Founder' }],
+  Skins: [{ uuid: SKIN_UUID, name: 'Summer', cloak_id: CAPE_UUID }],
+  Discord_integration: false,
+  Discord: { userid: '', username: '', avatar: '' },
+  Mail_verification: 1,
+};
