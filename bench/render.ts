@@ -6,8 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { createCanvas, ImageData } from '@napi-rs/canvas';
-import { decodePng, encodePng, type RgbaImage } from '../src/rendering/png.ts';
+import { decodePng, encodePng } from '../src/rendering/png.ts';
 import { renderImage, renderPixels, SHADE, type RenderRequest, type RenderType, type RenderView } from '../src/rendering/render.ts';
+import type { RgbaImage } from '../src/skin/texture.ts';
 
 export interface Row {
   /** What was measured, e.g. "body player 300" or "skia+own-png head player 100". */

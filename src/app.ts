@@ -14,7 +14,7 @@ import { type Clock, systemClock } from './clock.ts';
 import { migrateToLatest, openDatabase } from './database/connect.ts';
 import { healthRoutes } from './health/routes.ts';
 import { imageRoutes } from './images/routes.ts';
-import { ImageService } from './images/service.ts';
+import { imageCacheBudgets, ImageService } from './images/service.ts';
 import { envelopeServerOptions, installEnvelope } from './http/envelope.ts';
 import { requestIdGenerator } from './http/request-id.ts';
 import { Broadcaster, DEFAULT_BROADCAST_OPTIONS, type BroadcastOptions } from './mail/broadcast.ts';
@@ -115,11 +115,11 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
 
   const store =
     settings.textureStore === 'database' ? new DatabaseTextureStore(db) : new FileTextureStore(join(settings.dataDir, 'textures'));
-  // A quarter of the budget for decoded textures and texture files, the rest for rendered images.
-  const library = new TextureLibrary(db, store, clock, settings.renderCacheBytes / 4);
+  const cacheBudgets = imageCacheBudgets(settings.renderCacheBytes);
+  const library = new TextureLibrary(db, store, clock, cacheBudgets.textures);
   const swept = await library.sweep();
   if (swept > 0) app.log.info({ removed: swept }, 'removed textures nothing refers to');
-  const images = new ImageService(db, library, clock, settings.publicUrl, (settings.renderCacheBytes * 3) / 4);
+  const images = new ImageService(db, library, clock, settings.publicUrl, cacheBudgets.images);
   const wardrobe = new Wardrobe(db, library, clock, settings.publicUrl, settings.maxSkinWidth, () => images.forgetResolutions());
 
   const metrics = new Metrics(requestDurations, db, images, mailWorker);

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { defaultSkin } from './default-skin.ts';
+import { boxLayout, skinParts } from '../skin/layout.ts';
+import { isSlimSkin } from '../skin/texture.ts';
+import { decodedFixture, saveRender } from '../../test/support/rendering.ts';
 import { decodePng } from './png.ts';
-import { isSlimSkin, renderImage } from './render.ts';
-import { boxLayout, skinParts } from './skin-layout.ts';
-import { fixture, saveRender } from './test-support.ts';
+import { renderImage } from './render.ts';
 
 describe('default skins', () => {
   for (const slim of [false, true]) {
@@ -42,7 +43,7 @@ describe('default skins', () => {
     });
 
     it(`${name}: renders in every view`, () => {
-      const cape = fixture('capes/cape.png');
+      const cape = decodedFixture('capes/cape.png');
       for (const view of ['head', 'body', 'cloak'] as const) {
         for (const type of ['skin', 'player'] as const) {
           const png = renderImage({ view, type, size: 200, skin: defaultSkin(slim), slim, cape });

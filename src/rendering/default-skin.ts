@@ -1,7 +1,8 @@
 // The skins drawn for players who have none: the project's own art (see default-skins/generate.ts),
 // shipped as PNG files next to this module and decoded once, on first use.
 import { readFileSync } from 'node:fs';
-import { decodePng, type RgbaImage } from './png.ts';
+import type { RgbaImage } from '../skin/texture.ts';
+import { decodePng } from './png.ts';
 
 const loaded = new Map<boolean, RgbaImage>();
 

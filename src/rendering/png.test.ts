@@ -2,12 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { crc32, deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
-import { decodePng, encodePng, type RgbaImage } from './png.ts';
-import { facesOf, fixture, texelAt } from './test-support.ts';
+import type { RgbaImage } from '../skin/texture.ts';
+import { decodedFixture, facesOf, texelAt } from '../../test/support/rendering.ts';
+import { decodePng, encodePng } from './png.ts';
 
 describe('decodePng', () => {
   it('expands an indexed-colour PNG with tRNS to RGBA', () => {
-    const skin = fixture('skins/flat-palette.png');
+    const skin = decodedFixture('skins/flat-palette.png');
     assert.equal(skin.data.length, 64 * 64 * 4);
     for (const [name, face] of Object.entries(facesOf('skins/flat-palette.png'))) {
       const [x, y] = face.rect;
@@ -17,7 +18,7 @@ describe('decodePng', () => {
   });
 
   it('scales 16-bit channels down to the same 8-bit texels', () => {
-    assert.deepEqual(fixture('skins/classic-16bit.png').data, fixture('skins/classic.png').data);
+    assert.deepEqual(decodedFixture('skins/classic-16bit.png').data, decodedFixture('skins/classic.png').data);
   });
 
   // A 13x11 test card: grey level from the position, alpha stepping down the rows.
@@ -91,7 +92,7 @@ function interlacedPng(image: RgbaImage): Buffer {
 
 describe('encodePng', () => {
   const images: [string, RgbaImage][] = [
-    ['a skin', fixture('skins/classic.png')],
+    ['a skin', decodedFixture('skins/classic.png')],
     [
       'odd sizes and random bytes',
       { width: 37, height: 23, data: Uint8Array.from({ length: 37 * 23 * 4 }, (_, i) => (i * 2654435761) >>> 24) },
@@ -108,7 +109,7 @@ describe('encodePng', () => {
   }
 
   it('is deterministic, and independent of where the pixels sit in memory', () => {
-    const image = fixture('skins/slim.png');
+    const image = decodedFixture('skins/slim.png');
     // Pixels at an odd offset, in a Uint8Array and in a Buffer (whose slice() does not copy).
     const shifted = new Uint8Array(image.data.length + 1).subarray(1);
     shifted.set(image.data);

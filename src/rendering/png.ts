@@ -4,13 +4,7 @@
 // Validation of untrusted uploads (signature, IHDR limits, bombs) is the caller's job, before decodePng.
 import { deflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
-
-/** An 8-bit RGBA image, rows top to bottom, 4 bytes per pixel, not premultiplied. */
-export interface RgbaImage {
-  width: number;
-  height: number;
-  data: Uint8Array;
-}
+import type { RgbaImage } from '../skin/texture.ts';
 
 export function decodePng(bytes: Buffer): RgbaImage {
   const png = PNG.sync.read(bytes);

@@ -1,10 +1,11 @@
 // Isometric views (type=player): which faces show, where, and how the second layer stands out.
-// Pixels are traced back to texture faces by colour (test-support.ts: classify).
+// Pixels are traced back to texture faces by colour (test/support/rendering.ts: classify).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodePng, type RgbaImage } from './png.ts';
+import type { RgbaImage } from '../skin/texture.ts';
+import { decodedFixture, facePixels, facesOf, meanX, pixelAt, saveRender, type ManifestFace } from '../../test/support/rendering.ts';
+import { decodePng } from './png.ts';
 import { renderImage, SHADE, type RenderRequest } from './render.ts';
-import { facePixels, facesOf, fixture, meanX, pixelAt, saveRender, type ManifestFace } from './test-support.ts';
 
 function render(name: string, request: RenderRequest): RgbaImage {
   const png = renderImage(request);
@@ -40,7 +41,7 @@ describe('3D head', () => {
           view: 'head',
           type: 'player',
           size,
-          skin: fixture(file),
+          skin: decodedFixture(file),
           slim: false,
         });
         assert.equal(image.width, size);
@@ -62,7 +63,7 @@ describe('3D head', () => {
 
   it('the hat is a shell larger than the head, and the head shows through its transparent texels', () => {
     const faces = only(facesOf('skins/classic.png'), 'head.');
-    const skin = fixture('skins/classic.png');
+    const skin = decodedFixture('skins/classic.png');
     const request: RenderRequest = { view: 'head', type: 'player', size: 200, skin, slim: false };
     const image = render('3d-head-shell', request);
     const bare = render('3d-head-shell-bare', { ...request, skin: withoutOverlay(skin, faces) });
@@ -82,7 +83,7 @@ describe('3D head', () => {
       view: 'head',
       type: 'player',
       size: 100,
-      skin: fixture('skins/no-overlay.png'),
+      skin: decodedFixture('skins/no-overlay.png'),
       slim: false,
     });
     const found = facePixels(image, faces);
@@ -117,7 +118,13 @@ describe('3D body', () => {
   ] as const) {
     it(`${file}: every part's front visible, the player's right arm left of the torso`, () => {
       const faces = facesOf(file);
-      const image = render(`3d-body-${file.replace(/\W+/g, '_')}`, { view: 'body', type: 'player', size: 150, skin: fixture(file), slim });
+      const image = render(`3d-body-${file.replace(/\W+/g, '_')}`, {
+        view: 'body',
+        type: 'player',
+        size: 150,
+        skin: decodedFixture(file),
+        slim,
+      });
       assert.equal(image.width, 150);
       const found = facePixels(image, faces);
       assert.equal(count(found, 'unexplained'), 0, 'every pixel comes from a skin face');
@@ -147,7 +154,7 @@ describe('3D body', () => {
         view: 'body',
         type: 'player',
         size: 300,
-        skin: fixture(file),
+        skin: decodedFixture(file),
         slim,
       });
       const found = facePixels(image, only(facesOf(file), 'rightArm.'));
@@ -169,7 +176,7 @@ describe('3D body', () => {
       view: 'body',
       type: 'player',
       size: 150,
-      skin: fixture('skins/legacy-64x32.png'),
+      skin: decodedFixture('skins/legacy-64x32.png'),
       slim: false,
     });
     const found = facePixels(image, faces);
@@ -206,9 +213,9 @@ describe('3D cloak', () => {
         view: 'cloak',
         type: 'player',
         size: 150,
-        skin: fixture(skinFile),
+        skin: decodedFixture(skinFile),
         slim: false,
-        cape: fixture(capeFile),
+        cape: decodedFixture(capeFile),
       });
       assert.equal(image.width, 150);
       const found = facePixels(image, faces);

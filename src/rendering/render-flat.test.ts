@@ -1,9 +1,10 @@
 // Flat views (type=skin): nearest-neighbour copies of the texture, exact at every texel centre.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { decodePng, type RgbaImage } from './png.ts';
+import type { RgbaImage } from '../skin/texture.ts';
+import { decodedFixture, facesOf, pixelAt, saveRender, texelAt, type ManifestFace } from '../../test/support/rendering.ts';
+import { decodePng } from './png.ts';
 import { renderImage, type RenderRequest } from './render.ts';
-import { facesOf, fixture, pixelAt, saveRender, texelAt, type ManifestFace } from './test-support.ts';
 
 type Rgba = [number, number, number, number];
 const TRANSPARENT: Rgba = [0, 0, 0, 0];
@@ -105,19 +106,25 @@ describe('flat head', () => {
           view: 'head',
           type: 'skin',
           size,
-          skin: fixture(file),
+          skin: decodedFixture(file),
           slim: false,
         });
         assert.equal(image.width, size);
         assert.equal(image.height, size);
-        assertFlat(image, 8, 8, flatFace(fixture(texture), faces['head.base.front']!, faces['head.overlay.front']));
+        assertFlat(image, 8, 8, flatFace(decodedFixture(texture), faces['head.base.front']!, faces['head.overlay.front']));
       });
     }
   }
 
   it('shows the base through transparent hat texels and the hat where it is opaque', () => {
     const faces = facesOf('skins/classic.png');
-    const image = render('flat-head-stripes', { view: 'head', type: 'skin', size: 80, skin: fixture('skins/classic.png'), slim: false });
+    const image = render('flat-head-stripes', {
+      view: 'head',
+      type: 'skin',
+      size: 80,
+      skin: decodedFixture('skins/classic.png'),
+      slim: false,
+    });
     // Texel rows 0-1 of the fixture's hat are opaque, rows 2-3 transparent.
     assert.deepEqual(pixelAt(image, 5, 5).slice(0, 3), faces['head.overlay.front']!.colour);
     assert.deepEqual(pixelAt(image, 5, 25).slice(0, 3), [
@@ -136,17 +143,17 @@ describe('flat body', () => {
           view: 'body',
           type: 'skin',
           size,
-          skin: fixture(file),
+          skin: decodedFixture(file),
           slim: false,
         });
         assert.equal(image.width, size);
-        assertFlat(image, 16, 32, flatBody(fixture(texture), facesOf(file), 4));
+        assertFlat(image, 16, 32, flatBody(decodedFixture(texture), facesOf(file), 4));
       });
     }
   }
 
   it('slim skins: arms 3 texels wide, hugging the torso', () => {
-    const skin = fixture('skins/slim.png');
+    const skin = decodedFixture('skins/slim.png');
     const image = render('flat-body-slim-160', { view: 'body', type: 'skin', size: 160, skin, slim: true });
     assertFlat(image, 16, 32, flatBody(skin, facesOf('skins/slim.png'), 3));
   });
@@ -160,7 +167,7 @@ describe('flat body', () => {
         view: 'body',
         type: 'skin',
         size: 160,
-        skin: fixture(file),
+        skin: decodedFixture(file),
         slim,
       });
       const texel = 10; // 160 px / 16 texels
@@ -173,7 +180,7 @@ describe('flat body', () => {
   });
 
   it('legacy 64x32 skins: the left limbs are the right limbs mirrored', () => {
-    const skin = fixture('skins/legacy-64x32.png');
+    const skin = decodedFixture('skins/legacy-64x32.png');
     const faces = facesOf('skins/legacy-64x32.png');
     const image = render('flat-body-legacy', { view: 'body', type: 'skin', size: 160, skin, slim: false });
     assertFlat(image, 16, 32, flatBody(skin, faces, 4, true));
@@ -186,7 +193,7 @@ describe('flat body', () => {
   });
 
   it('legacy 64x32 skins whose hat area has no transparent pixel get no hat (as in the game)', () => {
-    const skin = fixture('skins/legacy-64x32.png');
+    const skin = decodedFixture('skins/legacy-64x32.png');
     const faces = facesOf('skins/legacy-64x32.png');
     const solidHat = { ...skin, data: skin.data.slice() };
     for (let y = 0; y < 16; y++) for (let x = 32; x < 64; x++) solidHat.data.set([0, 0, 0, 255], (y * 64 + x) * 4);
@@ -199,12 +206,12 @@ describe('flat cloak', () => {
   for (const file of ['capes/cape.png', 'capes/cape-hd-128x64.png']) {
     for (const size of SIZES) {
       it(`${file} at ${size}: the cape's outer face`, () => {
-        const cape = fixture(file);
+        const cape = decodedFixture(file);
         const image = render(`flat-cloak-${file.replace(/\W+/g, '_')}-${size}`, {
           view: 'cloak',
           type: 'skin',
           size,
-          skin: fixture('skins/classic.png'),
+          skin: decodedFixture('skins/classic.png'),
           slim: false,
           cape,
         });

@@ -1,16 +1,16 @@
-// What every render promises whatever it shows: its dimensions, the accepted sizes, model detection.
+// What every render promises whatever it shows: its dimensions and the accepted sizes.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodePng } from './png.ts';
-import { isSlimSkin, MAX_RENDER_SIZE, MIN_RENDER_SIZE, renderDimensions, renderImage } from './render.ts';
-import { fixture, saveRender } from './test-support.ts';
+import { decodedFixture, saveRender } from '../../test/support/rendering.ts';
+import { MAX_RENDER_SIZE, MIN_RENDER_SIZE, renderDimensions, renderImage } from './render.ts';
 
 const VIEWS = ['head', 'body', 'cloak'] as const;
 const TYPES = ['skin', 'player'] as const;
 
 describe('output dimensions', () => {
-  const skin = fixture('skins/classic.png');
-  const cape = fixture('capes/cape.png');
+  const skin = decodedFixture('skins/classic.png');
+  const cape = decodedFixture('capes/cape.png');
   for (const size of [MIN_RENDER_SIZE, 100, 333, MAX_RENDER_SIZE]) {
     for (const view of VIEWS) {
       for (const type of TYPES) {
@@ -42,7 +42,7 @@ describe('output dimensions', () => {
       ['skins/legacy-64x32.png', false],
       ['skins/hd-128.png', false],
     ] as const) {
-      const image = decodePng(renderImage({ view: 'body', type: 'player', size: 120, skin: fixture(file), slim }));
+      const image = decodePng(renderImage({ view: 'body', type: 'player', size: 120, skin: decodedFixture(file), slim }));
       assert.deepEqual({ width: image.width, height: image.height }, renderDimensions({ view: 'body', type: 'player', size: 120 }));
     }
   });
@@ -50,7 +50,7 @@ describe('output dimensions', () => {
 
 describe('texture memory', () => {
   it('textures at any offset in any kind of byte array render the same', () => {
-    const skin = fixture('skins/classic.png');
+    const skin = decodedFixture('skins/classic.png');
     const shiftedBuffer = Buffer.alloc(skin.data.length + 1).subarray(1);
     shiftedBuffer.set(skin.data);
     const request = { view: 'body', type: 'player', size: 64, slim: false } as const;
@@ -59,7 +59,7 @@ describe('texture memory', () => {
 });
 
 describe('requests the renderer refuses', () => {
-  const skin = fixture('skins/classic.png');
+  const skin = decodedFixture('skins/classic.png');
   for (const size of [MIN_RENDER_SIZE - 1, MAX_RENDER_SIZE + 1, 100.5, Number.NaN]) {
     it(`size ${size}`, () => {
       assert.throws(() => renderImage({ view: 'head', type: 'skin', size, skin, slim: false }), RangeError);
@@ -74,18 +74,4 @@ describe('requests the renderer refuses', () => {
     assert.throws(() => renderImage({ view: 'head', type: 'skin', size: 100, skin: square, slim: false }), RangeError);
     assert.throws(() => renderImage({ view: 'cloak', type: 'skin', size: 100, skin, slim: false, cape: skin }), RangeError);
   });
-});
-
-describe('isSlimSkin', () => {
-  for (const [file, slim] of [
-    ['skins/slim.png', true],
-    ['skins/classic.png', false],
-    ['skins/classic-16bit.png', false],
-    ['skins/hd-128.png', false],
-    ['skins/no-overlay.png', false],
-    ['skins/flat-palette.png', false],
-    ['skins/legacy-64x32.png', false],
-  ] as const) {
-    it(`${file}: ${slim ? 'slim' : 'classic'}`, () => assert.equal(isSlimSkin(fixture(file)), slim));
-  }
 });

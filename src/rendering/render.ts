@@ -5,7 +5,6 @@
 //   renderImage(request): Buffer                    the PNG of a head, body or cloak image, flat or 3D
 //   renderPixels(request): RgbaImage                the same image before PNG encoding
 //   renderDimensions({ view, type, size })          the { width, height } that renderImage produces
-//   isSlimSkin(skin): boolean                       slim (3-texel arms) or classic, judged by the texture
 //   MIN_RENDER_SIZE, MAX_RENDER_SIZE                the accepted range of `size`
 //   SHADE                                           the brightness factors of 3D faces, by direction
 // All of them throw RangeError on a size outside the range or a texture of an unsupported shape.
@@ -15,8 +14,10 @@
 // rasterised by inverse-mapping each covered pixel centre to a texel (nearest neighbour) with a depth test.
 // Flat views (`type=skin`) use the same machinery with a straight-on camera and no overlay inflation,
 // which makes them exact at texel centres. docs/rendering.md has the numbers and the decisions.
-import { encodePng, type RgbaImage } from './png.ts';
-import { boxLayout, skinParts, type Rect, type SkinPartName, type Vec3 } from './skin-layout.ts';
+// What a texture's pixels say about it (slim arms, an old skin's hat) is in skin/texture.ts.
+import { boxLayout, skinParts, type Rect, type SkinPartName, type Vec3 } from '../skin/layout.ts';
+import { hasHat, isLegacySkin, type RgbaImage } from '../skin/texture.ts';
+import { encodePng } from './png.ts';
 
 export type RenderView = 'head' | 'body' | 'cloak';
 export type RenderType = 'skin' | 'player';
@@ -56,16 +57,6 @@ export function renderDimensions({ view, type, size }: Pick<RenderRequest, 'view
   return { width: size, height: Math.max(1, Math.round((frame.height * size) / frame.width)) };
 }
 
-/**
- * Slim skins leave the fourth column of the right arm unused, so those texels are fully transparent:
- * x=50..51, y=16..19 (end of the arm's top/bottom strip) and x=54..55, y=20..31 (end of its side strip),
- * at 64-wide scale. Legacy 64x32 skins predate slim arms and are always classic.
- */
-export function isSlimSkin(skin: RgbaImage): boolean {
-  if (skin.height !== skin.width) return false;
-  return isTransparent(skin, 50, 16, 2, 4) && isTransparent(skin, 54, 20, 2, 12);
-}
-
 export function renderPixels(request: RenderRequest): RgbaImage {
   const { view, type, size, skin, cape } = request;
   checkSize(size);
@@ -73,10 +64,7 @@ export function renderPixels(request: RenderRequest): RgbaImage {
   if (cape) checkTexture('cape', cape, [0.5]);
   if (view === 'cloak' && !cape) throw new RangeError('the cloak view needs a cape');
 
-  const legacy = skin.height !== skin.width;
-  // Minecraft's rule for old skins: a hat area without a single transparent pixel is not a hat.
-  const hat = !legacy || !isOpaque(skin, 32, 0, 32, 16);
-  const faces = sceneFaces(view, type, { slim: request.slim, legacy, hat });
+  const faces = sceneFaces(view, type, { slim: request.slim, legacy: isLegacySkin(skin), hat: hasHat(skin) });
   const frame = frameOf(view, type);
   const { width, height } = renderDimensions(request);
   const scale = view === 'head' ? size / Math.max(frame.width, frame.height) : size / frame.width;
@@ -98,7 +86,7 @@ export function renderPixels(request: RenderRequest): RgbaImage {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Model: boxes in the coordinates of skin-layout.ts (x to the player's left, y up, z out of the front).
+// Model: boxes in the coordinates of skin/layout.ts (x to the player's left, y up, z out of the front).
 
 type TextureName = 'skin' | 'cape';
 
@@ -569,7 +557,7 @@ function blend(pixels: Uint8Array, at: number, texture: Uint8Array, from: number
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Checks on the inputs and texture queries.
+// Checks on the inputs.
 
 function checkSize(size: number): void {
   if (!Number.isInteger(size) || size < MIN_RENDER_SIZE || size > MAX_RENDER_SIZE) {
@@ -582,23 +570,4 @@ function checkTexture(name: string, image: RgbaImage, heightRatios: number[]): v
   if (width < 64 || width % 64 !== 0 || !heightRatios.some((ratio) => height === width * ratio) || data.length !== width * height * 4) {
     throw new RangeError(`${name} texture has an unsupported size ${width}x${height}`);
   }
-}
-
-/** Whether every pixel of a rectangle (at 64-wide scale) has alpha 0. */
-function isTransparent(image: RgbaImage, x: number, y: number, w: number, h: number): boolean {
-  return everyAlpha(image, x, y, w, h, (alpha) => alpha === 0);
-}
-
-function isOpaque(image: RgbaImage, x: number, y: number, w: number, h: number): boolean {
-  return everyAlpha(image, x, y, w, h, (alpha) => alpha === 255);
-}
-
-function everyAlpha(image: RgbaImage, x: number, y: number, w: number, h: number, test: (alpha: number) => boolean): boolean {
-  const s = image.width / 64;
-  for (let row = y * s; row < (y + h) * s; row++) {
-    for (let column = x * s; column < (x + w) * s; column++) {
-      if (!test(image.data[(row * image.width + column) * 4 + 3])) return false;
-    }
-  }
-  return true;
 }

@@ -3,7 +3,8 @@
 // The same picture uploaded twice, whatever its encoding, is one texture.
 import { createHash } from 'node:crypto';
 import { badRequest } from '../http/envelope.ts';
-import { decodePng, encodePng, type RgbaImage } from '../rendering/png.ts';
+import { decodePng, encodePng } from '../rendering/png.ts';
+import type { RgbaImage } from '../skin/texture.ts';
 import { readPngHeader } from './png-header.ts';
 import { checkCapeSize, checkSkinSize } from './rules.ts';
 

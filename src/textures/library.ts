@@ -1,16 +1,25 @@
 // Texture rows and bytes together, so that neither exists without the other:
 // bytes are written before the row commits, and removed only after the last row referring to them is gone.
 import type { Kysely, Transaction } from 'kysely';
+import { ByteBudgetCache, type CacheMemory } from '../caching/byte-budget-cache.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
-import { ByteBudgetCache } from '../images/byte-budget-cache.ts';
-import { decodePng, type RgbaImage } from '../rendering/png.ts';
+import { decodePng } from '../rendering/png.ts';
+import type { RgbaImage } from '../skin/texture.ts';
 import type { CanonicalTexture } from './canonical.ts';
 import type { TextureStore } from './store.ts';
 
 interface CachedImage {
   image: RgbaImage;
   byteLength: number;
+}
+
+/** The memory of the library's two caches, in bytes. */
+export interface TextureCacheBudgets {
+  /** texture files as stored (PNG) */
+  files: number;
+  /** decoded textures, 4 bytes a pixel */
+  decoded: number;
 }
 
 export class TextureLibrary {
@@ -21,10 +30,10 @@ export class TextureLibrary {
     private readonly db: Kysely<Database>,
     private readonly store: TextureStore,
     private readonly clock: Clock,
-    cacheBytes: number,
+    budgets: TextureCacheBudgets,
   ) {
-    this.pngs = new ByteBudgetCache(cacheBytes / 4);
-    this.images = new ByteBudgetCache(cacheBytes);
+    this.pngs = new ByteBudgetCache(budgets.files);
+    this.images = new ByteBudgetCache(budgets.decoded);
   }
 
   /** Runs `work` in a transaction in which `texture` exists; its bytes are durable before the commit. */
@@ -63,6 +72,11 @@ export class TextureLibrary {
     });
     for (const digest of unused) await this.removeBytesIfRowGone(digest);
     return result;
+  }
+
+  /** Bytes held and budget of each cache, for the metrics. */
+  cacheMemory(): Record<keyof TextureCacheBudgets, CacheMemory> {
+    return { files: this.pngs.memory(), decoded: this.images.memory() };
   }
 
   async png(digest: string): Promise<Buffer> {

@@ -8,7 +8,7 @@ import { actorOf, recordAudit, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import type { Database, Executor } from '../database/schema.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
-import { isSlimSkin } from '../rendering/render.ts';
+import { isSlimSkin } from '../skin/texture.ts';
 import { canonicalTexture } from './canonical.ts';
 import type { TextureLibrary } from './library.ts';
 import type { CapeRecord } from '../http/shapes/cape-record.ts';

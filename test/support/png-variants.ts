@@ -1,6 +1,6 @@
 // Encodes test images in PNG forms the fixtures lack: Adam7-interlaced RGBA and grey+alpha.
 import { deflateSync } from 'node:zlib';
-import type { RgbaImage } from '../../src/rendering/png.ts';
+import type { RgbaImage } from '../../src/skin/texture.ts';
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
   let c = n;

@@ -1,10 +1,11 @@
-// Shared by the rendering tests: fixtures, the manifest of their faces, saving renders to look at, and
+// Shared by the rendering tests: decoded fixtures, the manifest of their faces, saving renders to look at, and
 // telling which texture face an output pixel came from by its colour.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { decodePng, type RgbaImage } from './png.ts';
-import { SHADE } from './render.ts';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { decodePng } from '../../src/rendering/png.ts';
+import { SHADE } from '../../src/rendering/render.ts';
+import type { RgbaImage } from '../../src/skin/texture.ts';
+import { fixture } from './fixtures.ts';
 
-const FIXTURES = new URL('../../test/fixtures/', import.meta.url);
 const RENDERS = new URL('../../test-output/renders/', import.meta.url);
 
 export type Rgb = readonly [number, number, number];
@@ -25,10 +26,11 @@ interface ManifestFile {
   sameAs?: string;
 }
 
-const manifest = JSON.parse(readFileSync(new URL('manifest.json', FIXTURES), 'utf8')) as { files: Record<string, ManifestFile> };
+const manifest = JSON.parse(fixture('manifest.json').toString('utf8')) as { files: Record<string, ManifestFile> };
 
-export function fixture(path: string): RgbaImage {
-  return decodePng(readFileSync(new URL(path, FIXTURES)));
+/** A fixture texture, decoded. */
+export function decodedFixture(path: string): RgbaImage {
+  return decodePng(fixture(path));
 }
 
 export function facesOf(path: string): Record<string, ManifestFace> {

@@ -3,8 +3,9 @@
 // file has short brown hair and an olive shirt; the slim one has long auburn hair and a teal shirt.
 // Run: node --import tsx src/rendering/default-skins/generate.ts (writes classic.png and slim.png here).
 import { writeFileSync } from 'node:fs';
-import { encodePng, type RgbaImage } from '../png.ts';
-import { boxLayout, skinParts, type FaceName, type SkinPartName } from '../skin-layout.ts';
+import { boxLayout, skinParts, type FaceName, type SkinPartName } from '../../skin/layout.ts';
+import type { RgbaImage } from '../../skin/texture.ts';
+import { encodePng } from '../png.ts';
 
 type Colour = readonly [number, number, number];
 
