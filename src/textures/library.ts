@@ -36,9 +36,11 @@ export class TextureLibrary {
     this.images = new ByteBudgetCache(budgets.decoded);
   }
 
-  /** Runs `work` in a transaction in which `texture` exists; its bytes are durable before the commit. */
+  /**
+   * Runs `work` in a transaction in which `texture` exists. Its bytes are written after `work` and before the
+   * commit: a refusal thrown by `work` (a limit, a missing owner) leaves nothing behind.
+   */
   async withTexture<T>(texture: CanonicalTexture, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    await this.store.write(texture.digest, texture.png);
     const result = await this.db.transaction().execute(async (trx) => {
       await trx
         .insertInto('textures')
@@ -52,7 +54,9 @@ export class TextureLibrary {
         })
         .onConflict((conflict) => conflict.column('digest').doNothing())
         .execute();
-      return work(trx);
+      const result = await work(trx);
+      await this.store.write(texture.digest, texture.png);
+      return result;
     });
     // A delete that committed between our write and our commit may have removed the bytes; put them back.
     await this.store.write(texture.digest, texture.png);

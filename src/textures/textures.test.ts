@@ -1,13 +1,48 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
-import { decodePng } from '../rendering/png.ts';
+import { decodePng, encodePng } from '../rendering/png.ts';
 import { SWEEP_GRACE_MS } from './store.ts';
+import { MAX_SKINS_PER_PLAYER } from './wardrobe.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { encodeVariant } from '../../test/support/png-variants.ts';
 import { capeFile, FIXTURES, fixture, skinFile } from '../../test/support/fixtures.ts';
 import { OWNER, startService, type TestService } from '../../test/support/service.ts';
+
+/** Every file under the service's DATA_DIR/textures, temporary ones included. */
+function filesUnderTextures(service: TestService): string[] {
+  try {
+    return readdirSync(join(service.settings.dataDir, 'textures'), { recursive: true }).map(String).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Fills a new player's wardrobe, then uploads a picture nobody has as the 101st: refused, and nothing of it kept. */
+async function uploadPastTheSkinLimit(service: TestService) {
+  const player = await service.registerPlayer();
+  for (let index = 0; index < MAX_SKINS_PER_PLAYER; index += 1) {
+    const reply = await service.upload('/api/home/skins', player.token, { name: `Skin ${index}` }, skinFile('classic'));
+    assert.equal(reply.status, 200, `upload ${index + 1}: ${reply.body.msg}`);
+  }
+  const stored = async () => ({
+    files: filesUnderTextures(service),
+    textures: (await service.db.selectFrom('textures').select('digest').orderBy('digest').execute()).map((row) => row.digest),
+    skins: (await service.db.selectFrom('skins').select('uuid').orderBy('uuid').execute()).map((row) => row.uuid),
+  });
+  const before = await stored();
+  const picture = decodePng(fixture('skins/classic.png'));
+  picture.data.set([...randomBytes(3), 255], 0);
+  const refused = await service.upload('/api/home/skins', player.token, {}, skinFile('one-too-many', encodePng(picture)));
+  assert.equal(refused.status, 400);
+  assert.deepEqual({ ...refused.body, msg: '' }, { error: true, msg: '', url: null, data: {} });
+  assert.match(refused.body.msg, /You have 100 skins already; delete one first/);
+  assert.deepEqual(await stored(), before, 'no new file, texture row or skin row');
+  const skins = (await service.call('GET', '/api/home/skins', { token: player.token })).body.data;
+  assert.equal(skins.length, MAX_SKINS_PER_PLAYER);
+}
 
 describeEachDatabase('wardrobe and admin textures', (kind) => {
   let service: TestService;
@@ -22,15 +57,7 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     (await service.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
   const setPerms = async (username: string, perms: number) =>
     service.db.updateTable('users').set({ perms }).where('username', '=', username).execute();
-  const textureFiles = () => {
-    try {
-      return readdirSync(join(service.settings.dataDir, 'textures'), { recursive: true })
-        .map(String)
-        .filter((file) => file.endsWith('.png'));
-    } catch {
-      return [];
-    }
-  };
+  const textureFiles = () => filesUnderTextures(service).filter((file) => file.endsWith('.png'));
   const count = async (table: 'skins' | 'textures' | 'capes') =>
     Number(
       (
@@ -132,6 +159,8 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
       .filter((file) => file.endsWith('.tmp'));
     assert.deepEqual(temporary, [], 'no temporary files left');
   });
+
+  it('refuses the 101st skin of a player and writes nothing of it', () => uploadPastTheSkinLimit(service));
 
   it('refuses an oversized file with 413, a wrong field with 400 and JSON with 415', async () => {
     const player = await service.registerPlayer();
@@ -463,4 +492,6 @@ describeEachDatabase('textures kept in the database', (kind) => {
     assert.deepEqual(decodePng(served.raw).data, decodePng(fixture('skins/classic.png')).data);
     assert.throws(() => readdirSync(join(service.settings.dataDir, 'textures')), /ENOENT/);
   });
+
+  it('refuses the 101st skin of a player and stores nothing of it', () => uploadPastTheSkinLimit(service));
 });
