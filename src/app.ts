@@ -89,10 +89,14 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     mailWorker.start();
     broadcaster.start();
   });
-  // In this order: the loops may be mid-batch and still write their outcome; the database goes last.
+  // The loops stop as soon as a stop begins, while the requests in flight finish, so that a stalled SMTP server and a
+  // stuck client do not add up. They may be mid-batch and still write their outcome: the database goes last.
+  let backgroundStopped: Promise<unknown> = Promise.resolve();
+  app.addHook('preClose', async () => {
+    backgroundStopped = Promise.all([broadcaster.stop(), mailWorker.stop()]);
+  });
   app.addHook('onClose', async () => {
-    await broadcaster.stop();
-    await mailWorker.stop();
+    await backgroundStopped;
     await redis?.quit();
     await db.destroy();
   });

@@ -51,6 +51,11 @@ export interface MailWorkerOptions {
    * can take (the SMTP timeouts of transport.ts end a send within a minute), so no other worker sends it twice.
    */
   leaseMs: number;
+  /**
+   * How long a stop waits for the send in progress before cutting it off; the cut-off mail goes back to the queue.
+   * Short, so that a stalled SMTP server cannot hold a stopping service until a container manager kills it.
+   */
+  stopGraceMs: number;
 }
 
 export const DEFAULT_MAIL_WORKER_OPTIONS: MailWorkerOptions = {
@@ -58,11 +63,14 @@ export const DEFAULT_MAIL_WORKER_OPTIONS: MailWorkerOptions = {
   retryBaseMs: 5_000,
   maxRetryDelayMs: 10 * 60_000,
   leaseMs: 2 * 60_000,
+  stopGraceMs: 2_000,
 };
 
 export class MailWorker {
   private readonly loop: BackgroundLoop;
   private stopping = false;
+  /** Set when a stop cut off the send in progress: its failure is not the mail's fault. */
+  private cutOff = false;
   /** Send attempts of this process that failed, retries included (for the metrics). */
   failedAttempts = 0;
 
@@ -85,10 +93,16 @@ export class MailWorker {
     this.loop.wake();
   }
 
+  /** Starts no further send, waits up to stopGraceMs for the one in progress, then cuts it off. */
   async stop() {
-    // Finish the mail being sent, but start no further batch.
     this.stopping = true;
-    await this.loop.stop();
+    const passEnded = this.loop.stop();
+    const cutOffTimer = setTimeout(() => {
+      this.cutOff = true;
+      this.transport.close();
+    }, this.options.stopGraceMs);
+    await passEnded;
+    clearTimeout(cutOffTimer);
     this.transport.close();
   }
 
@@ -144,6 +158,13 @@ export class MailWorker {
         .where('id', '=', row.id)
         .execute();
     } catch (error) {
+      if (this.cutOff) {
+        // Back to the queue as it was, due at once: the next start, or another instance, sends it. (Had the server
+        // already taken it, it arrives twice: as after a crash mid-send, SMTP gives no way to tell.)
+        await this.db.updateTable('mail_outbox').set({ locked_until: null }).where('id', '=', row.id).execute();
+        this.log.info({ mailId: row.id }, 'mail send cut off by the stop; it stays queued');
+        return;
+      }
       this.failedAttempts += 1;
       const attempts = row.attempts + 1;
       const permanent = error instanceof PermanentMailError;

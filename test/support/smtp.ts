@@ -18,6 +18,8 @@ export async function startSmtpServer(port = 0): Promise<Mailbox> {
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
     logger: false,
+    // A service's pooled connection may still be open when a test closes the mailbox: cut it rather than wait 30 s.
+    closeTimeout: 100,
     onData(stream, _session, callback) {
       simpleParser(stream).then(
         (mail) => {
