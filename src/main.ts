@@ -1,43 +1,97 @@
-// Starts the service with the settings from the environment; stops cleanly on SIGTERM and SIGINT.
-// WORKERS=n: this process becomes the primary of n worker processes that share the port (node:cluster).
+// Starts the service with the settings from the environment; stops on SIGTERM and SIGINT with exit code 0 within a
+// few seconds, whatever it is doing. WORKERS=n: this process becomes the primary of n worker processes that share the
+// port (node:cluster).
 import cluster from 'node:cluster';
 import { buildApp } from './app.ts';
 import { migrateToLatest, openDatabase } from './database/connect.ts';
 import { relayMetricsRequests } from './metrics/cluster.ts';
-import { loadSettings, SettingsError, type Settings } from './settings.ts';
+import { loadSettings, SettingsError, settingsWarnings, type Settings } from './settings.ts';
+
+/** How long requests in flight get after a stop signal; connections still open then (a stuck client) are cut. */
+const REQUEST_GRACE_MS = 2_000;
+/** Past this something unforeseen holds the stop: exit 1, still before a container manager's SIGKILL (10 s). */
+const STOP_LIMIT_MS = 8_000;
+/** Exit code of a worker refused by a setting (port in use): the primary stops instead of starting another. */
+const START_REFUSED = 78; // EX_CONFIG of sysexits.h
 
 let settings;
 try {
   settings = loadSettings();
 } catch (error) {
-  if (!(error instanceof SettingsError)) throw error;
-  console.error(error.message);
-  process.exit(1);
+  refuseStart(error);
 }
 
 if (settings.workers > 1 && cluster.isPrimary) await superviseWorkers(settings);
 else await serve(settings);
 
+/** A SettingsError ends the start with its message (no stack trace) and exit code 1; anything else is thrown on. */
+function refuseStart(error: unknown, exitCode = 1): never {
+  if (!(error instanceof SettingsError)) throw error;
+  console.error(error.message);
+  process.exit(exitCode);
+}
+
+/**
+ * Calls `stop` once, on the first SIGTERM or SIGINT. The signal often arrives twice (`npm start` passes it on to a
+ * process group that got it too, and so does the cluster primary): without this a second one would kill the process.
+ */
+function onStopSignal(stop: (signal: NodeJS.Signals) => void) {
+  let stopping = false;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.on(signal, () => {
+      if (stopping) return;
+      stopping = true;
+      stop(signal);
+    });
+  }
+}
+
 async function serve(settings: Settings) {
   const app = await buildApp(settings);
-  await app.listen({ port: settings.port, host: settings.host });
+  for (const warning of settingsWarnings(settings)) app.log.warn(warning);
+  try {
+    await app.listen({ port: settings.port, host: settings.host });
+  } catch (error) {
+    await app.close();
+    refuseStart(listenRefusal(error, settings), cluster.isWorker ? START_REFUSED : 1);
+  }
 
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      app.log.info({ signal }, 'stopping: finishing requests in flight');
-      setTimeout(() => {
-        app.log.error('requests still in flight after 30 s: stopping anyway');
+  onStopSignal((signal) => {
+    app.log.info({ signal }, 'stopping: finishing requests in flight');
+    setTimeout(() => {
+      app.log.error(`still stopping after ${STOP_LIMIT_MS / 1000} s: exiting anyway`);
+      process.exit(1);
+    }, STOP_LIMIT_MS).unref();
+    // Node would wait for a client that stops sending in the middle of a request for minutes (requestTimeout).
+    const cutOff = setTimeout(() => {
+      app.log.warn(`connections still open ${REQUEST_GRACE_MS / 1000} s after the stop signal: closing them`);
+      app.server.closeAllConnections();
+    }, REQUEST_GRACE_MS).unref();
+    app.server.once('close', () => clearTimeout(cutOff));
+    // close() stops accepting connections and the background loops, waits for the requests in flight, then closes the
+    // database (src/app.ts). A mail cut off in the middle of its send stays queued for the next start.
+    app.close().then(
+      () => process.exit(0),
+      (error) => {
+        app.log.error({ err: error }, 'unclean stop');
         process.exit(1);
-      }, 30_000).unref();
-      // close() stops accepting connections, waits for requests in flight, then runs the onClose hooks (database, mail).
-      app.close().then(
-        () => process.exit(0),
-        (error) => {
-          app.log.error({ err: error }, 'unclean stop');
-          process.exit(1);
-        },
-      );
-    });
+      },
+    );
+  });
+}
+
+/** A listen error that a setting causes, as a SettingsError naming it; other errors unchanged. */
+function listenRefusal(error: unknown, settings: Settings): unknown {
+  const { port, host } = settings;
+  switch ((error as NodeJS.ErrnoException).code) {
+    case 'EADDRINUSE':
+      return new SettingsError([`PORT: ${port} is already in use on ${host} (stop what listens there, or choose another PORT)`]);
+    case 'EACCES':
+      return new SettingsError([`PORT: not allowed to listen on ${port} without privileges (choose a PORT above 1023)`]);
+    case 'EADDRNOTAVAIL':
+      return new SettingsError([`HOST: ${host} is not an address of this machine`]);
+    default:
+      return error;
   }
 }
 
@@ -51,23 +105,34 @@ async function superviseWorkers(settings: Settings) {
   relayMetricsRequests();
   let stopping = false;
   let uncleanExits = 0;
+  const workers = () => Object.values(cluster.workers ?? {});
+  const exitOnceAllEnded = () => {
+    if (workers().length === 0) process.exit(uncleanExits === 0 ? 0 : 1);
+  };
+  const stopAll = (signal: NodeJS.Signals) => {
+    stopping = true;
+    // Each worker finishes its requests in flight and stops on its own (see serve()).
+    for (const worker of workers()) worker?.process.kill(signal);
+    exitOnceAllEnded();
+  };
   cluster.on('exit', (worker, code, signal) => {
+    if (code === START_REFUSED && !stopping) {
+      // Its message is printed; another worker would be refused the same way.
+      uncleanExits += 1;
+      stopAll('SIGTERM');
+      return;
+    }
     if (stopping) {
       if (code !== 0) uncleanExits += 1;
-      if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(uncleanExits === 0 ? 0 : 1);
+      exitOnceAllEnded();
       return;
     }
     console.error(`worker ${worker.process.pid} ended (${signal ?? `exit code ${code}`}); starting another in a second`);
     // The pause keeps a worker that cannot start (database down) from being restarted in a tight loop.
-    setTimeout(() => cluster.fork(), 1_000);
+    setTimeout(() => {
+      if (!stopping) cluster.fork();
+    }, 1_000);
   });
   for (let started = 0; started < settings.workers; started += 1) cluster.fork();
-
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    process.once(signal, () => {
-      stopping = true;
-      // Each worker finishes its requests in flight and stops on its own (see serve()).
-      for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
-    });
-  }
+  onStopSignal(stopAll);
 }

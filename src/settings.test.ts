@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseSettings, readEnvironment, SettingsError } from './settings.ts';
+import { parseSettings, readEnvironment, SettingsError, settingsWarnings } from './settings.ts';
 
 const problemsOf = (env: Record<string, string>) => {
   try {
@@ -68,6 +68,23 @@ describe('settings', () => {
     assert.match(problemsOf({ WORKERS: '2' }), /^WORKERS: more than 1 needs REDIS_URL/m);
     assert.equal(parseSettings({ WORKERS: '2', REDIS_URL: 'redis://127.0.0.1:6379' }).workers, 2);
     assert.match(problemsOf({ METRICS_TOKEN: 'short' }), /^METRICS_TOKEN:/m);
+  });
+
+  it('holds OWNER_* to the rules of every account, without repeating the password', () => {
+    const owner = { OWNER_USERNAME: 'Owner', OWNER_MAIL: 'owner@example.org', OWNER_PASSWORD: 'owner password' };
+    assert.match(problemsOf({ ...owner, OWNER_USERNAME: 'the owner' }), /^OWNER_USERNAME: .*3 to 16 characters.*\(got "the owner"\)$/m);
+    assert.match(problemsOf({ ...owner, OWNER_MAIL: 'owner.example.org' }), /^OWNER_MAIL: .*valid mail address/m);
+    const password = problemsOf({ ...owner, OWNER_PASSWORD: 'secret7' });
+    assert.match(password, /^OWNER_PASSWORD: .*at least 8 characters/m);
+    assert.doesNotMatch(password, /secret7/);
+  });
+
+  it('warns when links would say localhost while other machines can connect', () => {
+    const warned = (env: Record<string, string>) => settingsWarnings(parseSettings(env)).join('\n');
+    assert.match(warned({}), /PUBLIC_URL is not set.*http:\/\/localhost:8080.*HOST=0\.0\.0\.0/);
+    assert.match(warned({ HOST: '::' }), /PUBLIC_URL is not set/);
+    assert.equal(warned({ HOST: '127.0.0.1' }), '', 'only this machine connects: localhost is right');
+    assert.equal(warned({ PUBLIC_URL: 'https://skins.example.org' }), '');
   });
 
   it('reads a .env file, and the environment wins over it', () => {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
+import { checkMail, checkPassword, checkUsername } from './accounts/rules.ts';
 
 export type DatabaseSettings = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -51,6 +52,9 @@ export class SettingsError extends Error {
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+/** HOST values that accept connections from other machines. */
+const EVERY_INTERFACE = ['0.0.0.0', '::'];
+const defaultPublicUrl = (port: number) => `http://localhost:${port}`;
 const TTL_UNITS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400 };
 
 /** Environment variables win over a `.env` file in the working directory. */
@@ -80,7 +84,7 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
 
   const host = text('HOST') ?? '0.0.0.0';
 
-  let publicUrl = `http://localhost:${port}`;
+  let publicUrl = defaultPublicUrl(port);
   const rawPublicUrl = text('PUBLIC_URL');
   if (rawPublicUrl !== undefined) {
     if (isHttpUrl(rawPublicUrl)) publicUrl = rawPublicUrl.replace(/\/+$/, '');
@@ -128,8 +132,24 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   let owner: OwnerSettings | null = null;
   const ownerFields = { username: text('OWNER_USERNAME'), mail: text('OWNER_MAIL'), password: env.OWNER_PASSWORD };
   const givenOwnerFields = Object.values(ownerFields).filter((value) => value !== undefined && value !== '').length;
-  if (givenOwnerFields === 3) owner = ownerFields as OwnerSettings;
-  else if (givenOwnerFields > 0) {
+  if (givenOwnerFields === 3) {
+    owner = ownerFields as OwnerSettings;
+    // The rules of every account, checked here so that a bad owner stops the start like any other bad setting.
+    const refusal = (rule: (value: string) => unknown, value: string) => {
+      try {
+        rule(value);
+        return null;
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    const badUsername = refusal(checkUsername, owner.username);
+    if (badUsername) bad('OWNER_USERNAME', badUsername);
+    const badMail = refusal(checkMail, owner.mail);
+    if (badMail) bad('OWNER_MAIL', badMail);
+    const badPassword = refusal(checkPassword, owner.password);
+    if (badPassword) problems.push(`OWNER_PASSWORD: ${badPassword}`); // without the value, which is a secret
+  } else if (givenOwnerFields > 0) {
     problems.push('OWNER_USERNAME, OWNER_MAIL, OWNER_PASSWORD: give all three to create an owner, or none');
   }
 
@@ -175,6 +195,18 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     workers,
     metricsToken,
   };
+}
+
+/** Settings that work but are probably not what was meant: logged as warnings at start. */
+export function settingsWarnings(settings: Settings): string[] {
+  const warnings: string[] = [];
+  if (settings.publicUrl === defaultPublicUrl(settings.port) && EVERY_INTERFACE.includes(settings.host)) {
+    warnings.push(
+      `PUBLIC_URL is not set, so links in mails and url fields say ${settings.publicUrl}, which other machines cannot open, ` +
+        `while HOST=${settings.host} lets them connect: set PUBLIC_URL to the address users reach`,
+    );
+  }
+  return warnings;
 }
 
 /** Reads the environment, validates it, and fills in the JWT secret kept in DATA_DIR when none is configured. */
