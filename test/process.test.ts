@@ -130,8 +130,10 @@ async function refusedStart(env: Record<string, string>) {
   });
   let stderr = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
+  const killed = setTimeout(() => child.kill('SIGKILL'), 20_000);
   const code = await new Promise((resolve) => child.on('exit', resolve));
-  assert.equal(code, 1);
+  clearTimeout(killed);
+  assert.equal(code, 1, `exit code 1 within 20 s: ${stderr}`);
   assert.doesNotMatch(stderr, /^\s+at /m, `a message, not a stack trace: ${stderr}`);
   return stderr;
 }
@@ -159,6 +161,30 @@ describe('the service process', { concurrency: true }, () => {
       taken.close();
     }
   });
+
+  it('refuses a HOST that is not an address of this machine', async () => {
+    // 192.0.2.1 is reserved for documentation: no machine has it, and nothing is sent to it.
+    assert.match(await refusedStart({ HOST: '192.0.2.1', PORT: '0' }), /HOST: 192\.0\.2\.1 is not an address of this machine/);
+  });
+
+  it(
+    'stops WORKERS=2 on a port in use instead of starting workers again and again',
+    {
+      skip: redisUrl ? false : 'set TEST_REDIS_URL to run the worker processes (they need Redis)',
+    },
+    async () => {
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+      const { port } = taken.address() as { port: number };
+      try {
+        const stderr = await refusedStart({ PORT: String(port), WORKERS: '2', REDIS_URL: redisUrl! });
+        assert.match(stderr, new RegExp(`PORT: ${port} is already in use`));
+        assert.doesNotMatch(stderr, /starting another/);
+      } finally {
+        taken.close();
+      }
+    },
+  );
 
   it('warns at start when links would say localhost while every interface listens', async (t) => {
     const everywhere = await npmStart({ HOST: '0.0.0.0', PORT: String(await freePort()) });
