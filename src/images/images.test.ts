@@ -98,13 +98,21 @@ describeEachDatabase('launcher document and images', (kind) => {
     );
   });
 
-  it('refuses sizes and types outside the contract with 400', async () => {
+  it('refuses sizes and types outside the contract and unknown parameters with 400', async () => {
     const player = await playerWith('classic');
     for (const query of ['size=7', 'size=513', 'size=abc', 'size=10.5', 'type=iso', 'size=-1']) {
       const reply = await get(`/api/skin/head/${player.uuid}?${query}`);
       assert.equal(reply.status, 400, query);
       assert.equal(reply.body.error, true);
       assert.match(reply.body.msg, /size|type/);
+    }
+    // An unknown parameter is refused on every image route, also right after the same image was answered.
+    assert.equal((await get(`/api/skin/head/${player.uuid}?size=64`)).status, 200);
+    for (const path of ['head', 'body', 'cloak', 'standart/cape']) {
+      const reply = await get(`/api/skin/${path}/${player.uuid}?type=skin&x=1`);
+      assert.equal(reply.status, 400, path);
+      assert.deepEqual({ ...reply.body, msg: '' }, { error: true, msg: '', url: null, data: {} });
+      assert.match(reply.body.msg, /query parameter "x" is not accepted here/);
     }
     assert.equal((await get('/api/skin/head/no_such_player')).status, 404);
     assert.equal((await get('/api/skin/body/00000000-0000-4000-8000-000000000000')).status, 404);

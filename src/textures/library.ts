@@ -38,7 +38,7 @@ export class TextureLibrary {
 
   /**
    * Runs `work` in a transaction in which `texture` exists. Its bytes are written after `work` and before the
-   * commit: a refusal thrown by `work` (a limit, a missing owner) leaves nothing behind.
+   * commit: a refusal thrown by `work` (the skin limit) or a failed constraint leaves nothing behind.
    */
   async withTexture<T>(texture: CanonicalTexture, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     const result = await this.db.transaction().execute(async (trx) => {
