@@ -3,7 +3,7 @@ import { render } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { session } from './api.ts';
 import { Page } from './components.tsx';
-import { AdminPage } from './pages/admin.tsx';
+import { AdminPage } from './pages/admin/console.tsx';
 import { LoginPage, RegisterConfirmPage, RegisterFinishPage, RegisterPage, ResetConfirmPage, ResetPage } from './pages/auth.tsx';
 import { HomePage } from './pages/home.tsx';
 import { Link, navigate, useLocation } from './router.tsx';
