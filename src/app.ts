@@ -25,13 +25,13 @@ import { Metrics } from './metrics/metrics.ts';
 import { installRequestDurations, RequestDurations } from './metrics/request-durations.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { installOpenApi } from './openapi/openapi.ts';
+import { answerUnknownPage, pageRoutes, readBuiltPages } from './pages/routes.ts';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './ratelimit/limiter.ts';
 import type { Settings } from './settings.ts';
 import { TextureLibrary } from './textures/library.ts';
 import { textureRoutes } from './textures/routes.ts';
 import { DatabaseTextureStore, FileTextureStore } from './textures/store.ts';
 import { Wardrobe } from './textures/wardrobe.ts';
-import { webRoutes } from './web/routes.ts';
 
 export interface AppOptions {
   clock?: Clock;
@@ -52,7 +52,8 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     // allowUnionTypes: expired_at is a number or an ISO string (contract section 3).
     ajv: { customOptions: { removeAdditional: false, allErrors: false, allowUnionTypes: true } },
   });
-  installEnvelope(app);
+  const pages = readBuiltPages();
+  installEnvelope(app, { answerUnmatched: answerUnknownPage(pages) });
   // Before any route is registered: each route gets its own duration recorder.
   const requestDurations = new RequestDurations();
   installRequestDurations(app, requestDurations);
@@ -139,6 +140,6 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
   adminRoutes(app, new UserAdmin(db, profiles, clock, () => images.forgetResolutions()), broadcaster);
   await textureRoutes(app, wardrobe, settings.maxTextureBytes);
   imageRoutes(app, images);
-  webRoutes(app);
+  pageRoutes(app, pages);
   return app;
 }

@@ -115,11 +115,19 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
 };
 
+export interface EnvelopeOptions {
+  /**
+   * Offered every request that no route matches before the 404 envelope goes out (the web pages answer page
+   * addresses a browser opens); true when it answered.
+   */
+  answerUnmatched?: (request: FastifyRequest, reply: FastifyReply) => boolean;
+}
+
 /**
  * Installs request ids, the error handler and the 404/405 handler on `app`.
  * Call it before any route is registered, so the 405 check sees every route.
  */
-export function installEnvelope(app: FastifyInstance) {
+export function installEnvelope(app: FastifyInstance, options: EnvelopeOptions = {}) {
   app.addSchema(ERROR_ENVELOPE);
   // While stopping, answers close their connection: a keep-alive socket would otherwise hold the stop open.
   let closing = false;
@@ -158,6 +166,7 @@ export function installEnvelope(app: FastifyInstance) {
       });
       return;
     }
+    if (options.answerUnmatched?.(request, reply)) return;
     sendError(reply, 404, `No route ${request.method} ${path}`);
   });
 

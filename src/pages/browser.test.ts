@@ -1,5 +1,7 @@
 // The pages in a real browser (Debian's Chromium): a player's whole journey from registration to wearing a cape
 // that an owner granted in the admin console, checked in the browser, in the mails and in the launcher document.
+// The browser opens the service by 127.0.0.1 while its PUBLIC_URL names another host, as when a home-server owner
+// first tries it by the machine's address: the API's absolute `url` values and mailed links say http://skins.test.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, it } from 'node:test';
@@ -9,7 +11,7 @@ import { describeEachDatabase } from '../../test/support/databases.ts';
 import { browserMissing, DESKTOP, launchBrowser, PHONE, screenshot, watchPage } from '../../test/support/browser.ts';
 import { fixture, FIXTURES } from '../../test/support/fixtures.ts';
 import { freePort } from '../../test/support/net.ts';
-import { OWNER, startService, uniqueName, type TestService } from '../../test/support/service.ts';
+import { OWNER, PUBLIC_URL, startService, uniqueName, type TestService } from '../../test/support/service.ts';
 import { linkIn, mailTo } from '../../test/support/smtp.ts';
 
 const skipReason = browserMissing();
@@ -35,7 +37,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
     if (skipReason) return;
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
-    service = await startService(kind, { settings: { owner: OWNER, port, publicUrl: origin } });
+    service = await startService(kind, { settings: { owner: OWNER, port } });
     await service.app.listen({ port, host: '127.0.0.1' });
     browser = await launchBrowser();
   });
@@ -51,6 +53,12 @@ describeEachDatabase('web pages in a browser', (kind) => {
     after(() => assert.deepEqual(seen, [], 'the pages had errors or reached another origin'));
     page.on('dialog', (dialog) => void dialog.accept());
     return page;
+  };
+
+  /** A mailed link (it starts with PUBLIC_URL) as opened on the address the browser uses. */
+  const onThisOrigin = (link: string) => {
+    const { pathname, search } = new URL(link);
+    return `${origin}${pathname}${search}`;
   };
 
   /** Logs in through the login page and waits for the profile. */
@@ -78,8 +86,8 @@ describeEachDatabase('web pages in a browser', (kind) => {
 
     // Step 2: the link from the mail that arrived at the SMTP server confirms at once.
     const link = linkIn(await service.mailbox.waitFor(mailTo(mail)));
-    assert.ok(link.startsWith(`${origin}/register/confirm?code=`), link);
-    await player.goto(link);
+    assert.ok(link.startsWith(`${PUBLIC_URL}/register/confirm?code=`), link);
+    await player.goto(onThisOrigin(link));
     await player.waitForURL(`${origin}/login`);
     await player.getByText('Your mail address is confirmed').waitFor();
 
@@ -94,13 +102,15 @@ describeEachDatabase('web pages in a browser', (kind) => {
     await player.waitForURL(`${origin}/register/finish`);
     await screenshot(player, `${kind}-1-finish-phone`);
 
-    // Step 3: username and password again, then the profile.
+    // Step 3 asks for the username only (a second password field would replace the password unchecked), then
+    // the profile; the password from step 1 still logs in.
+    assert.equal(await player.getByLabel(/password/i).count(), 0, 'step 3 asks for no password');
     await player.getByLabel('Username').fill(username);
-    await player.getByLabel('Password (again)').fill(password);
     await player.getByRole('button', { name: 'Finish' }).click();
     await player.waitForURL(`${origin}/home`);
     await player.getByRole('heading', { name: username }).waitFor();
     await player.getByText('No skins yet').waitFor();
+    await logIn(await openPage(PHONE), username, password);
 
     // Drop a skin on the upload zone, as a user drags a file from their desktop.
     const skinBytes = fixture('skins/classic.png');
@@ -174,8 +184,8 @@ describeEachDatabase('web pages in a browser', (kind) => {
     await page.waitForURL(`${origin}/reset/confirm`);
 
     const link = linkIn(await service.mailbox.waitFor((mail) => mailTo(account.mail)(mail) && /reset/i.test(mail.subject ?? '')));
-    assert.ok(link.startsWith(`${origin}/reset/confirm?code=`), link);
-    await page.goto(link);
+    assert.ok(link.startsWith(`${PUBLIC_URL}/reset/confirm?code=`), link);
+    await page.goto(onThisOrigin(link));
     await page.getByLabel('New password').fill('a brand new password');
     await page.getByRole('button', { name: 'Set the new password' }).click();
     await page.waitForURL(`${origin}/login`);
@@ -235,6 +245,59 @@ describeEachDatabase('web pages in a browser', (kind) => {
     await visitor.getByText('This console needs permission level 1').waitFor();
   });
 
+  it(
+    'leads from the start page and from protected pages to the login page, and from there back',
+    { skip: skipReason ?? false },
+    async () => {
+      const account = await service.registerPlayer();
+      const page = await openPage(PHONE);
+      await page.goto(`${origin}/`);
+      await page.waitForURL(`${origin}/login`);
+      await page.getByRole('link', { name: 'Create an account' }).waitFor();
+      for (const path of ['/home', '/admin', '/register/finish']) {
+        await page.goto(`${origin}${path}`);
+        await page.waitForURL(`${origin}/login`);
+        await page.getByLabel('Username or mail').waitFor();
+      }
+      await page.getByText('Log in to finish your registration').waitFor();
+      await screenshot(page, `${kind}-7-login-after-protected-page-phone`);
+
+      await logIn(page, account.username, account.password, { onLoginPage: true });
+      await page.goto(`${origin}/`);
+      await page.waitForURL(`${origin}/home`);
+      await page.getByRole('heading', { name: account.username }).waitFor();
+    },
+  );
+
+  it('shows a page, never raw JSON, at addresses the app does not know', { skip: skipReason ?? false }, async () => {
+    const page = await openPage(PHONE);
+    for (const [address, landing] of [
+      ['/login/', '/login'],
+      ['/register/confirm/?code=X', '/register/confirm?code=X'],
+      ['/home/', '/login'],
+      ['/index.html', '/login'],
+    ]) {
+      await page.goto(`${origin}${address}`);
+      await page.waitForURL(`${origin}${landing}`);
+      await page.getByRole('heading').first().waitFor();
+      assert.doesNotMatch(await page.locator('body').innerText(), /"error"/, address);
+    }
+
+    for (const address of ['/no/such/page', '/home/extra', '/Login']) {
+      const response = await page.goto(`${origin}${address}`);
+      assert.equal(response?.status(), 404, address);
+      await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    }
+    await screenshot(page, `${kind}-8-page-not-found-phone`);
+    await page.getByRole('link', { name: 'Go to the start page' }).click();
+    await page.waitForURL(`${origin}/login`);
+
+    // API clients keep the JSON envelope.
+    const api = await service.call('GET', '/api/no/such/route');
+    assert.equal(api.status, 404);
+    assert.equal(api.body.error, true);
+  });
+
   it('serves every page path as the app, assets for good, and nothing from another origin', { skip: skipReason ?? false }, async () => {
     for (const path of ['/login', '/register/confirm?code=X', '/home', '/admin']) {
       const reply = await service.call('GET', path);
@@ -249,6 +312,13 @@ describeEachDatabase('web pages in a browser', (kind) => {
     assert.equal(asset.status, 200);
     assert.match(String(asset.headers['cache-control']), /immutable/);
     assert.equal((await service.call('GET', '/assets/missing.js')).status, 404);
+    const slashed = await service.call('GET', '/reset/confirm/?code=X');
+    assert.equal(slashed.status, 301);
+    assert.equal(slashed.headers.location, '/reset/confirm?code=X');
+    const unknown = await service.call('GET', '/no/such/page');
+    assert.equal(unknown.status, 404);
+    assert.match(String(unknown.headers['content-type']), /text\/html/);
+    assert.match(String(unknown.headers['content-security-policy']), /default-src 'self'/);
     assert.doesNotMatch(html, /https?:\/\//, 'index.html names no other site');
   });
 });

@@ -9,7 +9,8 @@ import { HomePage } from './pages/home.tsx';
 import { Link, navigate, useLocation } from './router.tsx';
 import './style.css';
 
-const PAGES: Record<string, () => preact.JSX.Element> = {
+const PAGES: Record<string, () => preact.JSX.Element | null> = {
+  '/': Start,
   '/login': LoginPage,
   '/register': RegisterPage,
   '/register/confirm': RegisterConfirmPage,
@@ -20,6 +21,7 @@ const PAGES: Record<string, () => preact.JSX.Element> = {
   '/admin': AdminPage,
 };
 
+/** `/`: the profile when logged in, else the login page (which links to registration). */
 function Start() {
   useEffect(() => navigate(session.token() ? '/home' : '/login', { replace: true }), []);
   return null;
@@ -27,12 +29,13 @@ function Start() {
 
 function App() {
   const { path } = useLocation();
-  const Current = path === '/' ? Start : PAGES[path.replace(/\/+$/, '')];
+  const Current = PAGES[path];
+  // The server answers unknown page paths with this app and a 404 status.
   if (!Current)
     return (
-      <Page title="Not found">
+      <Page title="Page not found">
         <p>
-          There is no page here. <Link href="/home">Go to your profile</Link>
+          There is no page at this address. <Link href="/">Go to the start page</Link>
         </p>
       </Page>
     );

@@ -6,18 +6,31 @@ import { useEffect, useState } from 'preact/hooks';
 const listeners = new Set<() => void>();
 window.addEventListener('popstate', () => listeners.forEach((listener) => listener()));
 
+const currentAddress = () => location.pathname + location.search;
+
+/**
+ * Goes to `to`, a path or an absolute URL. The API's `url` values start with PUBLIC_URL, which need not be the
+ * address this page was opened by (127.0.0.1, a LAN address); history accepts only this origin, so the path is
+ * what counts.
+ */
 export function navigate(to: string, options: { replace?: boolean } = {}) {
-  if (options.replace) history.replaceState(null, '', to);
-  else history.pushState(null, '', to);
+  const { pathname, search, hash } = new URL(to, location.href);
+  const path = pathname + search + hash;
+  if (options.replace) history.replaceState(null, '', path);
+  else history.pushState(null, '', path);
   listeners.forEach((listener) => listener());
 }
 
 /** The current location; re-renders the caller when it changes. */
 export function useLocation(): { path: string; query: URLSearchParams } {
   const [, setVersion] = useState(0);
+  const rendered = currentAddress();
   useEffect(() => {
     const listener = () => setVersion((version) => version + 1);
     listeners.add(listener);
+    // Effects run children first: a page that redirected in its own effect (to /login, say) did so before this
+    // listener existed, so catch up with it here.
+    if (currentAddress() !== rendered) listener();
     return () => void listeners.delete(listener);
   }, []);
   return { path: location.pathname, query: new URLSearchParams(location.search) };

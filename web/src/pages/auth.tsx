@@ -91,7 +91,10 @@ function CodeForm(props: { code: string | null; submitLabel: string; onCode: (co
   );
 }
 
-/** Step 3: username and the password once more; reached after login while it is pending. */
+/**
+ * Step 3: the username only; reached after login while it is pending. The password was chosen in step 1 and is
+ * not asked again: a second password field would replace it unchecked (contract section 2).
+ */
 export function RegisterFinishPage() {
   useEffect(() => {
     if (!session.token()) {
@@ -104,13 +107,12 @@ export function RegisterFinishPage() {
       <CarriedNote />
       <Form
         submitLabel="Finish"
-        submit={async ({ username, password }) => {
-          const reply = await api.post('/api/home/registerfinish', { username, password });
+        submit={async ({ username }) => {
+          const reply = await api.post('/api/home/registerfinish', { username });
           navigate(reply.url ?? '/home');
         }}
       >
         <Field label="Username" name="username" required autocomplete="username" hint="3 to 16 letters, digits or _" />
-        <Field label="Password (again)" name="password" type="password" required autocomplete="current-password" />
       </Form>
     </Page>
   );
