@@ -325,6 +325,19 @@ describeEachDatabase('account flows', (kind) => {
     assert.equal((await post('/api/auth/login', { username: player.username, password: 'new password 1' })).status, 200);
   });
 
+  it('finishes registration without a password, keeping the one chosen at step 1', async () => {
+    const mail = `${uniqueName()}@example.org`;
+    await post('/api/auth/register', { mail, password: PASSWORD });
+    await post('/api/auth/confirm', { code: codeIn(await service.mailbox.waitFor(mailTo(mail))) });
+    const token = (await post('/api/auth/login', { username: mail, password: PASSWORD })).body.data.jwt;
+    const username = uniqueName('Alex');
+    const finished = await service.call('POST', '/api/home/registerfinish', { token, body: { username } });
+    assert.equal(finished.status, 200);
+    assert.equal((await post('/api/auth/login', { username, password: PASSWORD })).status, 200);
+    const short = await service.call('POST', '/api/home/registerfinish', { token, body: { username: uniqueName(), password: 'short' } });
+    assert.equal(short.status, 409, 'a finished registration stays finished');
+  });
+
   it('applies PATCH /api/home all or nothing: a refused part leaves every other part unchanged', async () => {
     const player = await service.registerPlayer();
     const first = await service.upload('/api/home/skins', player.token, {}, skinFile('classic'));

@@ -9,10 +9,10 @@ import type { AccountService, SelectionCheck } from './service.ts';
 
 const text = { type: 'string', maxLength: 1024 } as const;
 /** A body of required text fields, named by its example. */
-const bodyOf = (example: Record<string, string>) =>
+const bodyOf = (example: Record<string, string>, optional: string[] = []) =>
   ({
     type: 'object',
-    required: Object.keys(example),
+    required: Object.keys(example).filter((field) => !optional.includes(field)),
     properties: Object.fromEntries(Object.keys(example).map((field) => [field, text])),
     examples: [example],
   }) as const;
@@ -143,14 +143,14 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
     },
   );
 
-  app.post<{ Body: { username: string; password: string } }>(
+  app.post<{ Body: { username: string; password?: string } }>(
     '/api/home/registerfinish',
     {
       config: { access: 'registering' },
       schema: {
-        summary: 'Registration step 3: choose the username, give the password again; the player UUID is assigned',
+        summary: 'Registration step 3: choose the username (and optionally a new password); the player UUID is assigned',
         tags: ['auth', 'home'],
-        body: bodyOf({ username: 'Steve', password: 'correct horse battery' }),
+        body: bodyOf({ username: 'Steve', password: 'correct horse battery' }, ['password']),
         response: { ...emptyEnvelope(FINISHED), ...errorResponses(409) },
       },
     },

@@ -174,18 +174,26 @@ export class AccountService {
     return { jwt, url: this.link(user.username === null ? '/register/finish' : '/home') };
   }
 
-  /** Step 3: sets the username and password and assigns the player UUID. */
-  async finishRegistration(caller: Caller, rawUsername: string, password: string): Promise<void> {
+  /**
+   * Step 3: sets the username and assigns the player UUID. A password, when sent, becomes the account's password
+   * (contract section 2: optional, so that the web app need not ask for it again).
+   */
+  async finishRegistration(caller: Caller, rawUsername: string, password: string | undefined): Promise<void> {
     const { clock } = this.deps;
     if (caller.user.username !== null) throw conflict('Registration is already finished');
     const username = checkUsername(rawUsername);
-    checkPassword(password);
-    const passwordHash = await hashPassword(password);
+    const passwordHash = password === undefined ? undefined : await hashPassword(checkPassword(password));
     await this.writeOrConflict(async (trx) => {
       const now = clock.now();
       const result = await trx
         .updateTable('users')
-        .set({ username, username_key: usernameKey(username), password: passwordHash, uuid: randomUUID(), updated_at: now })
+        .set({
+          username,
+          username_key: usernameKey(username),
+          ...(passwordHash === undefined ? {} : { password: passwordHash }),
+          uuid: randomUUID(),
+          updated_at: now,
+        })
         .where('id', '=', caller.user.id)
         .where('username', 'is', null)
         .executeTakeFirst();
