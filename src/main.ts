@@ -1,7 +1,7 @@
 // Starts the service with the settings from the environment; stops on SIGTERM and SIGINT with exit code 0 within a
 // few seconds, whatever it is doing. WORKERS=n: this process becomes the primary of n worker processes that share the
 // port (node:cluster).
-import cluster from 'node:cluster';
+import cluster, { type Worker } from 'node:cluster';
 import { buildApp } from './app.ts';
 import { migrateToLatest, openDatabase } from './database/connect.ts';
 import { relayMetricsRequests } from './metrics/cluster.ts';
@@ -105,14 +105,16 @@ async function superviseWorkers(settings: Settings) {
   relayMetricsRequests();
   let stopping = false;
   let uncleanExits = 0;
-  const workers = () => Object.values(cluster.workers ?? {});
+  // Not cluster.workers alone: a worker that has exited stays listed there until its IPC channel closes too, and that
+  // can come after its 'exit' event, when nothing would check again.
+  const workers = () => Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined && !worker.isDead());
   const exitOnceAllEnded = () => {
     if (workers().length === 0) process.exit(uncleanExits === 0 ? 0 : 1);
   };
   const stopAll = (signal: NodeJS.Signals) => {
     stopping = true;
     // Each worker finishes its requests in flight and stops on its own (see serve()).
-    for (const worker of workers()) worker?.process.kill(signal);
+    for (const worker of workers()) worker.process.kill(signal);
     exitOnceAllEnded();
   };
   cluster.on('exit', (worker, code, signal) => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
 import { SMTPServer } from 'smtp-server';
 import { freePort } from './support/net.ts';
-import { OWNER } from './support/service.ts';
+import { OWNER, randomAddress, uniqueName } from './support/service.ts';
 import { mailTo, startSmtpServer } from './support/smtp.ts';
 import { until } from './support/wait.ts';
 
@@ -71,7 +71,7 @@ async function npmStart(env: Record<string, string>, listeners = 1): Promise<Sta
     return match!;
   };
   const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)[^\n]*\n/g;
-  await until(async () => [...output.matchAll(listening)].length >= listeners || child.exitCode !== null, 'the service to listen', 30_000);
+  await until(async () => [...output.matchAll(listening)].length >= listeners || child.exitCode !== null, 'the service to listen', 60_000);
   const address = (await logged(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
   return {
     address,
@@ -116,10 +116,14 @@ async function startStalledSmtpServer() {
   return { url: `smtp://127.0.0.1:${port}`, dataReceived };
 }
 
-const register = (address: string, mail: string) =>
+/**
+ * Registration step 1 for a new address, from a random client address: with REDIS_URL the rate-limit counts outlive
+ * the test run (they count per client address and per recipient), and only a trusted proxy's address is believed.
+ */
+const register = (address: string, mail = `${uniqueName()}@example.org`) =>
   fetch(`${address}/api/auth/register`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', connection: 'close' },
+    headers: { 'content-type': 'application/json', connection: 'close', 'x-forwarded-for': randomAddress() },
     body: JSON.stringify({ mail, password: 'a good password' }),
   });
 
@@ -129,16 +133,19 @@ async function refusedStart(env: Record<string, string>) {
     env: { ...process.env, DATA_DIR: mkdtempSync(join(tmpdir(), 'skinservice-proc-')), HOST: '127.0.0.1', ...env },
   });
   let stderr = '';
+  let stdout = '';
   child.stderr.on('data', (chunk) => (stderr += chunk));
-  const killed = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  const killed = setTimeout(() => child.kill('SIGKILL'), 60_000);
   const code = await new Promise((resolve) => child.on('exit', resolve));
   clearTimeout(killed);
-  assert.equal(code, 1, `exit code 1 within 20 s: ${stderr}`);
+  assert.equal(code, 1, `exit code 1 within 60 s: ${stderr}${stdout}`);
   assert.doesNotMatch(stderr, /^\s+at /m, `a message, not a stack trace: ${stderr}`);
   return stderr;
 }
 
-describe('the service process', { concurrency: true }, () => {
+// A few processes at a time: enough to keep the file short, few enough that the stops are timed on a machine at ease.
+describe('the service process', { concurrency: 4 }, () => {
   it('refuses a bad setting with a message naming it', async () => {
     assert.match(await refusedStart({ PORT: 'eighty' }), /PORT: must be a whole number/);
   });
@@ -198,7 +205,7 @@ describe('the service process', { concurrency: true }, () => {
   it('writes mail without SMTP_URL readably to DATA_DIR/outbox and logs its link', async (t) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'skinservice-proc-'));
     const service = await npmStart({ DATA_DIR: dataDir, PUBLIC_URL: 'http://skins.test' });
-    assert.equal((await register(service.address, 'outbox@example.org')).status, 200);
+    assert.equal((await register(service.address)).status, 200);
     const link = (await service.logged(/"links":\["(http:\/\/skins\.test\/register\/confirm\?code=[A-Z0-9]{8})"\]/))[1]!;
     await stopsCleanly(t, service, 'idle');
     const [file] = readdirSync(join(dataDir, 'outbox'));
@@ -209,7 +216,7 @@ describe('the service process', { concurrency: true }, () => {
   it('finishes a request in flight on SIGTERM', async (t) => {
     const service = await npmStart({});
     // Registration hashes a password (tens of ms): long enough to be in flight when the signal arrives.
-    const inFlight = register(service.address, 'inflight@example.org');
+    const inFlight = register(service.address);
     await service.logged(/incoming request/);
     const stopped = stopsCleanly(t, service, 'request in flight');
     assert.equal((await inFlight).status, 200);
@@ -220,21 +227,22 @@ describe('the service process', { concurrency: true }, () => {
     const stalled = await startStalledSmtpServer();
     const dataDir = mkdtempSync(join(tmpdir(), 'skinservice-proc-'));
     const first = await npmStart({ DATA_DIR: dataDir, SMTP_URL: stalled.url });
-    assert.equal((await register(first.address, 'stalled@example.org')).status, 200);
+    const mail = `${uniqueName()}@example.org`;
+    assert.equal((await register(first.address, mail)).status, 200);
     await stalled.dataReceived;
     await stopsCleanly(t, first, '(a) mail in flight to a stalled SMTP server');
 
     const mailbox = await startSmtpServer();
     after(() => mailbox.close());
     const second = await npmStart({ DATA_DIR: dataDir, SMTP_URL: mailbox.url });
-    await mailbox.waitFor(mailTo('stalled@example.org'), 10_000);
+    await mailbox.waitFor(mailTo(mail), 10_000);
     // The pool keeps the connection that carried the mail open and idle.
     await stopsCleanly(t, second, '(b) idle pooled SMTP connection');
   });
 
   it('stops while the SMTP server is down and a retry is pending', async (t) => {
     const service = await npmStart({ SMTP_URL: `smtp://127.0.0.1:${await freePort()}` });
-    assert.equal((await register(service.address, 'down@example.org')).status, 200);
+    assert.equal((await register(service.address)).status, 200);
     await service.logged(/mail not sent; will retry/);
     await stopsCleanly(t, service, '(c) SMTP server down, retry pending');
   });
@@ -299,8 +307,8 @@ describe('the service process', { concurrency: true }, () => {
     },
     async (t) => {
       const stalled = await startStalledSmtpServer();
-      const service = await npmStart({ WORKERS: '2', REDIS_URL: redisUrl!, SMTP_URL: stalled.url }, 2);
-      assert.equal((await register(service.address, 'workers@example.org')).status, 200);
+      const service = await npmStart({ WORKERS: '2', REDIS_URL: redisUrl!, TRUST_PROXY: 'true', SMTP_URL: stalled.url }, 2);
+      assert.equal((await register(service.address)).status, 200);
       await stalled.dataReceived;
       await stopsCleanly(t, service, 'WORKERS=2, mail in flight to a stalled SMTP server');
     },
