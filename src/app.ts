@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { join } from 'node:path';
 import { installAuthentication } from './accounts/authenticate.ts';
 import { MailCodes } from './accounts/codes.ts';
+import { Credentials } from './accounts/credentials.ts';
 import { Profiles } from './accounts/profile.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { UserAdmin } from './admin/service.ts';
@@ -103,12 +104,14 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
   });
 
   const tokens = new Tokens(settings.jwtSecret, settings.jwtTtlSeconds, settings.publicUrl, clock);
+  const credentials = new Credentials(db, clock, limiter);
   const accounts = new AccountService({
     db,
     clock,
     tokens,
     codes: new MailCodes(settings.jwtSecret),
     limiter,
+    credentials,
     mailQueued: () => mailWorker.wake(),
     texturesChanged: () => images.forgetResolutions(),
     publicUrl: settings.publicUrl,

@@ -47,7 +47,8 @@ function onStopSignal(stop: (signal: NodeJS.Signals) => void) {
 }
 
 async function serve(settings: Settings) {
-  const app = await buildApp(settings);
+  // An owner account the settings cannot create (its name taken) refuses the start like a bad setting.
+  const app = await buildApp(settings).catch((error: unknown) => refuseStart(error, cluster.isWorker ? START_REFUSED : 1));
   for (const warning of settingsWarnings(settings)) app.log.warn(warning);
   try {
     await app.listen({ port: settings.port, host: settings.host });

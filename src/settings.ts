@@ -43,6 +43,10 @@ export interface Settings {
   workers: number;
   /** null: /metrics is open (keep it on the internal network); else it needs Authorization: Bearer <token>. */
   metricsToken: string | null;
+  /** The site's name, shown by launchers (Yggdrasil meta) and on the pages. */
+  serverName: string;
+  /** Whether game servers in offline mode get skins by the offline-mode UUID of a registered name. */
+  offlineSkins: boolean;
 }
 
 export class SettingsError extends Error {
@@ -173,6 +177,12 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   const metricsToken = text('METRICS_TOKEN') ?? null;
   if (metricsToken !== null && Buffer.byteLength(metricsToken) < 16) bad('METRICS_TOKEN', 'must be at least 16 bytes long');
 
+  const serverName = text('SERVER_NAME') ?? 'Skin service';
+  if (serverName.length > 64) bad('SERVER_NAME', 'must be at most 64 characters');
+
+  const rawOfflineSkins = text('OFFLINE_SKINS') ?? 'true';
+  if (rawOfflineSkins !== 'true' && rawOfflineSkins !== 'false') bad('OFFLINE_SKINS', 'must be true or false');
+
   if (problems.length > 0) throw new SettingsError(problems);
   return {
     port,
@@ -194,6 +204,8 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     renderCacheBytes,
     workers,
     metricsToken,
+    serverName,
+    offlineSkins: rawOfflineSkins === 'true',
   };
 }
 

@@ -10,6 +10,10 @@ import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
 import { SMTPServer } from 'smtp-server';
 import { freePort } from './support/net.ts';
+import { createAccount } from '../src/accounts/service.ts';
+import { SYSTEM } from '../src/audit/audit.ts';
+import { systemClock } from '../src/clock.ts';
+import { migrateToLatest, openDatabase } from '../src/database/connect.ts';
 import { OWNER, randomAddress, uniqueName } from './support/service.ts';
 import { mailTo, startSmtpServer } from './support/smtp.ts';
 import { until } from './support/wait.ts';
@@ -156,6 +160,21 @@ describe('the service process', { concurrency: 4 }, () => {
     assert.match(stderr, /OWNER_MAIL: .*valid mail address/);
     assert.match(stderr, /OWNER_PASSWORD: .*at least 8 characters/);
     assert.doesNotMatch(stderr, /secret7/);
+  });
+
+  it('refuses an owner whose username another account has, with a message naming OWNER_USERNAME', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'skinservice-proc-'));
+    const db = openDatabase({ kind: 'sqlite', file: join(dataDir, 'skinservice.sqlite') });
+    await migrateToLatest(db);
+    await createAccount(db, systemClock, { username: 'Taken', mail: 'someone@example.org', password: 'a good password', perms: 0 }, SYSTEM);
+    await db.destroy();
+    const stderr = await refusedStart({
+      DATA_DIR: dataDir,
+      OWNER_USERNAME: 'Taken',
+      OWNER_MAIL: OWNER.mail,
+      OWNER_PASSWORD: OWNER.password,
+    });
+    assert.match(stderr, /OWNER_USERNAME: Taken is taken/);
   });
 
   it('refuses a port in use with a message naming PORT', async () => {

@@ -9,9 +9,10 @@ import { ApiError, badRequest, conflict, forbidden, unauthorized } from '../http
 import { queueMail } from '../mail/outbox.ts';
 import { resetPasswordMessage, verifyMailMessage } from '../mail/templates.ts';
 import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
-import type { OwnerSettings } from '../settings.ts';
+import { SettingsError, type OwnerSettings } from '../settings.ts';
 import type { Caller } from './authenticate.ts';
 import type { MailCodes } from './codes.ts';
+import type { Credentials } from './credentials.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { LEVELS, STANDING_MESSAGES, standingProblem } from './standing.ts';
 import { checkMail, checkPassword, checkUsername, isPlausibleMail, mailKey, usernameKey } from './rules.ts';
@@ -23,6 +24,7 @@ export interface AccountDeps {
   tokens: Tokens;
   codes: MailCodes;
   limiter: RateLimiter;
+  credentials: Credentials;
   /** Wakes the mail worker after a transaction that queued mail has committed. */
   mailQueued: () => void;
   /** Called after a change of the textures a player wears has committed (cached images resolve it anew). */
@@ -138,32 +140,11 @@ export class AccountService {
 
   /** Returns a token and where the client goes next (step 3 while registration is unfinished). */
   async login(login: string, password: string, clientAddress: string): Promise<{ jwt: string; url: string }> {
-    const { db, clock, limiter, tokens } = this.deps;
-    const byMail = login.includes('@');
-    const accountKey = byMail ? mailKey(login) : usernameKey(login.trim());
-    await limiter.ensureAllowed(RULES.loginFailuresPerAddress, clientAddress);
-    await limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountKey);
-    const user = await db
-      .selectFrom('users')
-      .selectAll()
-      .where(byMail ? 'mail_key' : 'username_key', '=', accountKey)
-      .executeTakeFirst();
-    if (!(await verifyPassword(user?.password ?? null, password)) || !user) {
-      await limiter.count(RULES.loginFailuresPerAddress, clientAddress);
-      const failures = await limiter.count(RULES.loginFailuresPerAccount, accountKey);
-      if (user && failures === RULES.loginFailuresPerAccount.limit) {
-        await recordAudit(db, clock.now(), {
-          actor: SYSTEM,
-          action: 'auth.login_failures',
-          target: user.id,
-          details: { failures, address: clientAddress },
-        });
-      }
-      throw unauthorized(WRONG_CREDENTIALS);
-    }
+    const { db, clock, tokens, credentials } = this.deps;
+    const user = await credentials.check(login, password, clientAddress);
+    if (!user) throw unauthorized(WRONG_CREDENTIALS);
     const problem = standingProblem({ ...user, level: user.perms }, ['unfinished']);
     if (problem) throw forbidden(STANDING_MESSAGES[problem]);
-    await limiter.forget(RULES.loginFailuresPerAccount, accountKey);
     const now = clock.now();
     const session = await db
       .insertInto('sessions')
@@ -332,7 +313,7 @@ export class AccountService {
       (await db.selectFrom('users').select('id').where('mail_key', '=', mailKey(mail)).executeTakeFirst()) !== undefined;
     if (await ownerExists()) return 'exists';
     if (await db.selectFrom('users').select('id').where('username_key', '=', usernameKey(username)).executeTakeFirst()) {
-      throw new Error(`OWNER_USERNAME: ${username} is taken by an account with another mail address`);
+      throw new SettingsError([`OWNER_USERNAME: ${username} is taken by an account with another mail address (${owner.mail} has none)`]);
     }
     try {
       await createAccount(db, clock, { username, mail, password: owner.password, perms: LEVELS.owner }, SYSTEM);
@@ -434,10 +415,12 @@ function settingChecked<T>(setting: string, check: () => T): T {
   try {
     return check();
   } catch (error) {
-    throw new Error(`${setting}: ${(error as Error).message}`);
+    throw new SettingsError([`${setting}: ${(error as Error).message}`]);
   }
 }
 
+/** Ends every session of the user, of every kind: the web's and the game's (a password change or reset, a ban). */
 export async function revokeAllSessions(db: Executor, userId: number, nowMs: number) {
   await db.updateTable('sessions').set({ revoked_at: nowMs }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  await db.updateTable('game_tokens').set({ revoked_at: nowMs }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
 }

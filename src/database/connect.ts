@@ -8,6 +8,7 @@ import type { DatabaseSettings } from '../settings.ts';
 import * as accounts from './migrations/001_accounts.ts';
 import * as textures from './migrations/002_textures.ts';
 import * as broadcasts from './migrations/003_broadcasts.ts';
+import * as gameLogin from './migrations/004_game_login.ts';
 import type { Database } from './schema.ts';
 
 // int8 (bigint: millisecond times, COUNT(*)) would arrive as strings; every value we store fits a double.
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '001_accounts': accounts,
   '002_textures': textures,
   '003_broadcasts': broadcasts,
+  '004_game_login': gameLogin,
 };
 
 /**

@@ -147,6 +147,36 @@ export interface CapeOwnersTable {
   granted_at: number;
 }
 
+export interface SigningKeysTable {
+  name: string;
+  /** PKCS#8 PEM. Only its public half ever leaves the service. */
+  private_key: string;
+  created_at: number;
+}
+
+/** Game access tokens (Yggdrasil API): a kind of session of their own. */
+export interface GameTokensTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 (hex) of the access token; the token itself is never stored. */
+  token_hash: string;
+  /** The launcher's own string, answered back unchanged. */
+  client_token: string;
+  /** The player name when the token was issued: after a rename the token only refreshes. */
+  profile_name: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface GameJoinsTable {
+  user_id: number;
+  server_id: string;
+  /** The address the join came from, compared when the game server sends one. */
+  ip: string | null;
+  joined_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -159,6 +189,9 @@ export interface Database {
   capes: CapesTable;
   cape_owners: CapeOwnersTable;
   broadcasts: BroadcastsTable;
+  signing_keys: SigningKeysTable;
+  game_tokens: GameTokensTable;
+  game_joins: GameJoinsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

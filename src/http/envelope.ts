@@ -36,8 +36,33 @@ export const tooManyRequests = (msg: string, retryAfterSeconds: number) =>
 
 const errorEnvelope = (msg: string): Envelope<object> => ({ error: true, msg, url: null, data: {} });
 
+/** How an API writes an error answer. The envelope is the default; the game and launcher APIs have their own. */
+export type ErrorBody = (status: number, message: string) => unknown;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Error bodies by path prefix (useErrorShape); every other path answers errors in the envelope. */
+    errorShapes: { prefix: string; body: ErrorBody }[];
+    /** Headers sent with every response, whatever its path and status (EnvelopeOptions.headers). */
+    everyResponseHeaders: Record<string, string>;
+  }
+}
+
+/**
+ * Answers every error under `prefix`, from every layer (validation, a refused body, no such route, a thrown ApiError),
+ * with `body` instead of the envelope. The status codes and messages stay the ones this module decides.
+ */
+export function useErrorShape(app: FastifyInstance, prefix: string, body: ErrorBody) {
+  app.errorShapes.push({ prefix, body });
+}
+
 function sendError(reply: FastifyReply, status: number, msg: string, headers: Record<string, string> = {}) {
-  reply.code(status).headers(headers).send(errorEnvelope(msg));
+  const url = reply.request.url;
+  const shape = reply.server.errorShapes?.find((candidate) => url.startsWith(candidate.prefix));
+  reply
+    .code(status)
+    .headers(headers)
+    .send(shape ? shape.body(status, msg) : errorEnvelope(msg));
 }
 
 /** The router's limit on one path value; no identifier of this API comes near it. */
@@ -60,12 +85,12 @@ const MALFORMED_REQUEST = { status: 400, reason: 'Bad Request', msg: 'The reques
  * slow to arrive (Node's HTTP parser). Without them the framework answers with bodies of its own.
  */
 export const envelopeServerOptions = {
-  maxParamLength: MAX_PATH_VALUE_LENGTH,
+  routerOptions: { maxParamLength: MAX_PATH_VALUE_LENGTH },
   frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     const known = ROUTER_ERRORS[error.code];
     if (!known) request.log.error({ err: error }, 'unexpected router error');
-    // These replies skip the onSend hooks, so the request id header is set here.
-    reply.header('x-request-id', request.id);
+    // These replies skip the onSend hooks, so their headers are set here.
+    reply.header('x-request-id', request.id).headers(request.server.everyResponseHeaders ?? {});
     sendError(reply, known?.status ?? 500, known?.msg ?? `Internal error; quote request id ${request.id} to the operator`);
   },
   clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
@@ -121,6 +146,8 @@ export interface EnvelopeOptions {
    * addresses a browser opens); true when it answered.
    */
   answerUnmatched?: (request: FastifyRequest, reply: FastifyReply) => boolean;
+  /** Headers for every response on every path and status, pages and errors included. */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -129,6 +156,9 @@ export interface EnvelopeOptions {
  */
 export function installEnvelope(app: FastifyInstance, options: EnvelopeOptions = {}) {
   app.addSchema(ERROR_ENVELOPE);
+  app.decorate('errorShapes', []);
+  const everyResponseHeaders = options.headers ?? {};
+  app.decorate('everyResponseHeaders', everyResponseHeaders);
   // While stopping, answers close their connection: a keep-alive socket would otherwise hold the stop open.
   let closing = false;
   app.addHook('preClose', (done) => {
@@ -137,7 +167,7 @@ export function installEnvelope(app: FastifyInstance, options: EnvelopeOptions =
   });
   // Callback style rather than async: this runs on every response, and the promise machinery costs measurably.
   app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
+    reply.header('x-request-id', request.id).headers(everyResponseHeaders);
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });

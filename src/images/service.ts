@@ -17,12 +17,11 @@ import { renderImage, type RenderType, type RenderView } from '../rendering/rend
 import { defaultModelIsSlim, type RgbaImage } from '../skin/texture.ts';
 import { digestOf } from '../textures/canonical.ts';
 import type { TextureCacheBudgets, TextureLibrary } from '../textures/library.ts';
+import { playerWearingLookups, type WornTextures } from '../textures/worn.ts';
 
 /** What an image path names: the textures to draw. A null skin means the player has none (default skin). */
-interface Wearing {
+interface Wearing extends WornTextures {
   playerUuid: string | null;
-  skin: { digest: string; slim: boolean } | null;
-  cape: { digest: string } | null;
 }
 
 export interface ImageResult {
@@ -76,8 +75,7 @@ export class ImageService {
   /** Whole answers by request URL, stored only once the URL passed validation; cleared with the resolutions. */
   private readonly answers: ByteBudgetCache<CachedImage>;
   private readonly defaultSkins: Record<'true' | 'false', { image: RgbaImage; png: Buffer; digest: string }>;
-  private readonly playerByUuid;
-  private readonly playerByUsername;
+  private readonly players;
   private readonly skinByUuid;
   private readonly capeByUuid;
 
@@ -99,26 +97,7 @@ export class ImageService {
     };
     this.defaultSkins = { false: prepareDefault(false), true: prepareDefault(true) };
 
-    // The skin's own linked cape (cloak_id) wins over the player's selected cape: linking one means "wear it with this skin".
-    const playerQuery = (filter: 'uuid' | 'username_key', placeholder: string) =>
-      reusableQuery(db, { key: placeholder }, ({ key }) =>
-        db
-          .selectFrom('users')
-          .leftJoin('skins', 'skins.id', 'users.selected_skin_id')
-          .leftJoin('capes as linked', 'linked.id', 'skins.cape_id')
-          .leftJoin('capes as selected', 'selected.id', 'users.selected_cape_id')
-          .select([
-            'users.uuid',
-            'skins.texture_digest as skin_digest',
-            'skins.slim',
-            'linked.texture_digest as linked_cape',
-            'selected.texture_digest as selected_cape',
-          ])
-          .where(`users.${filter}`, '=', key)
-          .where('users.uuid', 'is not', null),
-      );
-    this.playerByUuid = playerQuery('uuid', '\u0000player-uuid');
-    this.playerByUsername = playerQuery('username_key', '\u0000player-name');
+    this.players = playerWearingLookups(db);
     this.skinByUuid = reusableQuery(db, { key: '\u0000skin-uuid' }, ({ key }) =>
       db
         .selectFrom('skins')
@@ -179,15 +158,8 @@ export class ImageService {
   }
 
   private async lookUpWearing(uuid: string | null, identifier: string): Promise<Wearing | null> {
-    const [player] = uuid ? await this.playerByUuid({ key: uuid }) : await this.playerByUsername({ key: usernameKey(identifier) });
-    if (player) {
-      const capeDigest = player.linked_cape ?? player.selected_cape;
-      return {
-        playerUuid: player.uuid,
-        skin: player.skin_digest ? { digest: player.skin_digest, slim: player.slim === 1 } : null,
-        cape: capeDigest ? { digest: capeDigest } : null,
-      };
-    }
+    const player = uuid ? await this.players.byUuid(uuid) : await this.players.byUsernameKey(usernameKey(identifier));
+    if (player) return { playerUuid: player.uuid, skin: player.skin, cape: player.cape };
     if (!uuid) return null;
     const [skin] = await this.skinByUuid({ key: uuid });
     if (!skin) return null;

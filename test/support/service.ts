@@ -100,6 +100,8 @@ export function testSettings(overrides: Partial<Settings>): Settings {
     renderCacheBytes: 16 * 1024 * 1024,
     workers: 1,
     metricsToken: null,
+    serverName: 'Test skins',
+    offlineSkins: true,
     ...overrides,
   };
 }

@@ -1,0 +1,52 @@
+// The one password check of every way in (the web login, the game's authenticate and signout, and the launcher's
+// login): the same lookup by username or mail, the same argon2id verify, and the same failure counters, so that an
+// account's failures count once whichever door they come through.
+import type { Kysely } from 'kysely';
+import { recordAudit, SYSTEM } from '../audit/audit.ts';
+import type { Clock } from '../clock.ts';
+import type { Database, UserRow } from '../database/schema.ts';
+import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
+import { verifyPassword } from './passwords.ts';
+import { mailKey, usernameKey } from './rules.ts';
+
+export class Credentials {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly limiter: RateLimiter,
+  ) {}
+
+  /**
+   * The account `login` (a username or a mail address, in any letter case) names, when `password` is its password;
+   * null otherwise, for an unknown account as for a wrong password, taking the same time. Throws the 429 of the
+   * login limits before checking anything once the address or the account has failed too often.
+   */
+  async check(login: string, password: string, clientAddress: string): Promise<UserRow | null> {
+    const { db, limiter } = this;
+    const byMail = login.includes('@');
+    const accountKey = byMail ? mailKey(login) : usernameKey(login.trim());
+    await limiter.ensureAllowed(RULES.loginFailuresPerAddress, clientAddress);
+    await limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountKey);
+    const user = await db
+      .selectFrom('users')
+      .selectAll()
+      .where(byMail ? 'mail_key' : 'username_key', '=', accountKey)
+      .executeTakeFirst();
+    if (user && (await verifyPassword(user.password, password))) {
+      await limiter.forget(RULES.loginFailuresPerAccount, accountKey);
+      return user;
+    }
+    if (!user) await verifyPassword(null, password);
+    await limiter.count(RULES.loginFailuresPerAddress, clientAddress);
+    const failures = await limiter.count(RULES.loginFailuresPerAccount, accountKey);
+    if (user && failures === RULES.loginFailuresPerAccount.limit) {
+      await recordAudit(db, this.clock.now(), {
+        actor: SYSTEM,
+        action: 'auth.login_failures',
+        target: user.id,
+        details: { failures, address: clientAddress },
+      });
+    }
+    return null;
+  }
+}
