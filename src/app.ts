@@ -33,6 +33,14 @@ import { TextureLibrary } from './textures/library.ts';
 import { textureRoutes } from './textures/routes.ts';
 import { DatabaseTextureStore, FileTextureStore } from './textures/store.ts';
 import { Wardrobe } from './textures/wardrobe.ts';
+import { playerWearingLookups } from './textures/worn.ts';
+import { API_ROOT_PATH } from './yggdrasil/errors.ts';
+import { GameProfiles } from './yggdrasil/profiles.ts';
+import { yggdrasilRoutes } from './yggdrasil/routes.ts';
+import { YggdrasilService } from './yggdrasil/service.ts';
+import { GameTokens } from './yggdrasil/tokens.ts';
+import { JoinRecords } from './joins/join-records.ts';
+import { lazyServiceKey } from './signing/service-key.ts';
 
 export interface AppOptions {
   clock?: Clock;
@@ -54,7 +62,11 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     ajv: { customOptions: { removeAdditional: false, allErrors: false, allowUnionTypes: true } },
   });
   const pages = readBuiltPages();
-  installEnvelope(app, { answerUnmatched: answerUnknownPage(pages) });
+  // The API location header on every response lets a launcher find the game login from the site's bare address.
+  installEnvelope(app, {
+    answerUnmatched: answerUnknownPage(pages),
+    headers: { 'x-authlib-injector-api-location': `${settings.publicUrl}${API_ROOT_PATH}` },
+  });
   // Before any route is registered: each route gets its own duration recorder.
   const requestDurations = new RequestDurations();
   installRequestDurations(app, requestDurations);
@@ -143,6 +155,21 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
   adminRoutes(app, new UserAdmin(db, profiles, clock, () => images.forgetResolutions()), broadcaster);
   await textureRoutes(app, wardrobe, settings.maxTextureBytes);
   imageRoutes(app, images);
+  const serviceKey = lazyServiceKey(db, clock, 'yggdrasil');
+  const players = playerWearingLookups(db);
+  const yggdrasil = new YggdrasilService({
+    db,
+    clock,
+    credentials,
+    tokens: new GameTokens(db, clock),
+    profiles: new GameProfiles(serviceKey, settings.publicUrl, clock),
+    players,
+    joins: new JoinRecords(db, clock),
+    wardrobe,
+    serviceKey,
+    offlineSkins: settings.offlineSkins,
+  });
+  await yggdrasilRoutes(app, yggdrasil, library, serviceKey, settings);
   pageRoutes(app, pages);
   return app;
 }

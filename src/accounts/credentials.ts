@@ -9,6 +9,9 @@ import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
 import { verifyPassword } from './passwords.ts';
 import { mailKey, usernameKey } from './rules.ts';
 
+/** The key of an account's login-failure counter, shared by every check of its password. */
+export const accountFailureKey = (userId: number) => `id:${userId}`;
+
 export class Credentials {
   constructor(
     private readonly db: Kysely<Database>,
@@ -24,14 +27,16 @@ export class Credentials {
   async check(login: string, password: string, clientAddress: string): Promise<UserRow | null> {
     const { db, limiter } = this;
     const byMail = login.includes('@');
-    const accountKey = byMail ? mailKey(login) : usernameKey(login.trim());
+    const loginKey = byMail ? mailKey(login) : usernameKey(login.trim());
     await limiter.ensureAllowed(RULES.loginFailuresPerAddress, clientAddress);
-    await limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountKey);
     const user = await db
       .selectFrom('users')
       .selectAll()
-      .where(byMail ? 'mail_key' : 'username_key', '=', accountKey)
+      .where(byMail ? 'mail_key' : 'username_key', '=', loginKey)
       .executeTakeFirst();
+    // An account's failures count once, whether its name or its mail address was typed; an unknown name's apart.
+    const accountKey = user ? accountFailureKey(user.id) : `name:${loginKey}`;
+    await limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountKey);
     if (user && (await verifyPassword(user.password, password))) {
       await limiter.forget(RULES.loginFailuresPerAccount, accountKey);
       return user;

@@ -1,4 +1,5 @@
 // The account field rules of contract section 2, each returning the value to store or throwing a 400 naming the field.
+import { offlinePlayerUuid } from '../minecraft/offline-uuid.ts';
 import { badRequest } from '../http/envelope.ts';
 
 const USERNAME = /^[A-Za-z0-9_]{3,16}$/;
@@ -29,3 +30,10 @@ export function checkMail(value: string): string {
 
 export const mailKey = (mail: string) => mail.trim().toLowerCase();
 export const usernameKey = (username: string) => username.toLowerCase();
+
+/** Every column that follows from a player name: the name, its key for uniqueness, its offline-mode UUID. */
+export const usernameColumns = (username: string) => ({
+  username,
+  username_key: usernameKey(username),
+  offline_uuid: offlinePlayerUuid(username),
+});

@@ -12,10 +12,10 @@ import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
 import { SettingsError, type OwnerSettings } from '../settings.ts';
 import type { Caller } from './authenticate.ts';
 import type { MailCodes } from './codes.ts';
-import type { Credentials } from './credentials.ts';
+import { accountFailureKey, type Credentials } from './credentials.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { LEVELS, STANDING_MESSAGES, standingProblem } from './standing.ts';
-import { checkMail, checkPassword, checkUsername, isPlausibleMail, mailKey, usernameKey } from './rules.ts';
+import { checkMail, checkPassword, checkUsername, isPlausibleMail, mailKey, usernameColumns, usernameKey } from './rules.ts';
 import type { Tokens } from './tokens.ts';
 
 export interface AccountDeps {
@@ -169,8 +169,7 @@ export class AccountService {
       const result = await trx
         .updateTable('users')
         .set({
-          username,
-          username_key: usernameKey(username),
+          ...usernameColumns(username),
           ...(passwordHash === undefined ? {} : { password: passwordHash }),
           uuid: randomUUID(),
           updated_at: now,
@@ -327,7 +326,7 @@ export class AccountService {
 
   private async checkCurrentPassword(caller: Caller, currentPassword: string | undefined) {
     if (currentPassword === undefined) throw badRequest('current_password is required to change the password or mail');
-    const accountKey = `id:${caller.user.id}`;
+    const accountKey = accountFailureKey(caller.user.id);
     await this.deps.limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountKey);
     const { password } = await this.deps.db
       .selectFrom('users')
@@ -387,8 +386,7 @@ export async function createAccount(
       const { id } = await trx
         .insertInto('users')
         .values({
-          username,
-          username_key: usernameKey(username),
+          ...usernameColumns(username),
           mail,
           mail_key: mailKey(mail),
           mail_verify: 1,

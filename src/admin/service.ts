@@ -5,7 +5,7 @@ import { effectiveLevel, LEVELS } from '../accounts/standing.ts';
 import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import type { Profiles } from '../accounts/profile.ts';
-import { checkMail, checkPassword, checkUsername, mailKey, usernameKey } from '../accounts/rules.ts';
+import { checkMail, checkPassword, checkUsername, mailKey, usernameColumns } from '../accounts/rules.ts';
 import { revokeAllSessions } from '../accounts/service.ts';
 import { recordAudit, type Actor } from '../audit/audit.ts';
 import { type Clock, unixSeconds } from '../clock.ts';
@@ -120,8 +120,7 @@ export class UserAdmin {
         await this.checkMayChange(trx, editor, user, changes);
         const now = this.clock.now();
         const values: Partial<UserRow> = { updated_at: now };
-        if (changes.username !== undefined)
-          Object.assign(values, { username: changes.username, username_key: usernameKey(changes.username) });
+        if (changes.username !== undefined) Object.assign(values, usernameColumns(changes.username));
         if (mail !== undefined && mailKey(mail) !== user.mail_key) Object.assign(values, { mail, mail_key: mailKey(mail), mail_verify: 0 });
         if (changes.mail_verify !== undefined) values.mail_verify = changes.mail_verify ? 1 : 0;
         if (changes.mail_verification !== undefined) values.mail_verification = changes.mail_verification ? 1 : 0;

@@ -17,6 +17,8 @@ export interface UsersTable {
   password: string;
   /** player UUID, lower case with dashes; null until registration step 3. */
   uuid: string | null;
+  /** The UUID offline-mode game servers give the username (offlinePlayerUuid); null until step 3. */
+  offline_uuid: string | null;
   perms: number;
   dsid: string | null;
   discord_username: string | null;

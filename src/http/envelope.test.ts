@@ -130,6 +130,7 @@ describe('errors raised before any route runs', () => {
     assert.equal(reply.status, 400);
     assert.ok(isErrorEnvelope(JSON.parse(reply.body)));
     assert.match(reply.headers, /x-request-id: [0-9a-f-]{36}/i);
+    assert.match(reply.headers, /x-authlib-injector-api-location: http:\/\/skins\.test\/api\/yggdrasil\//i);
   });
 
   it('answer oversized request headers with a 431 envelope', async () => {

@@ -42,7 +42,7 @@ export type ErrorBody = (status: number, message: string) => unknown;
 declare module 'fastify' {
   interface FastifyInstance {
     /** Error bodies by path prefix (useErrorShape); every other path answers errors in the envelope. */
-    errorShapes: { prefix: string; body: ErrorBody }[];
+    errorShapes: { prefix: string; body: ErrorBody; schema: { $id: string } }[];
     /** Headers sent with every response, whatever its path and status (EnvelopeOptions.headers). */
     everyResponseHeaders: Record<string, string>;
   }
@@ -50,10 +50,12 @@ declare module 'fastify' {
 
 /**
  * Answers every error under `prefix`, from every layer (validation, a refused body, no such route, a thrown ApiError),
- * with `body` instead of the envelope. The status codes and messages stay the ones this module decides.
+ * with `body` instead of the envelope. The status codes and messages stay the ones this module decides. `schema`
+ * (with its $id) describes the body in the OpenAPI document.
  */
-export function useErrorShape(app: FastifyInstance, prefix: string, body: ErrorBody) {
-  app.errorShapes.push({ prefix, body });
+export function useErrorShape(app: FastifyInstance, prefix: string, body: ErrorBody, schema: { $id: string }) {
+  app.addSchema(schema);
+  app.errorShapes.push({ prefix, body, schema });
 }
 
 function sendError(reply: FastifyReply, status: number, msg: string, headers: Record<string, string> = {}) {
@@ -77,6 +79,10 @@ const CLIENT_ERRORS: Record<string, { status: number; reason: string; msg: strin
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', msg: 'The request did not arrive in time' },
   HPE_HEADER_OVERFLOW: { status: 431, reason: 'Request Header Fields Too Large', msg: 'The request headers are too large' },
 };
+const headerLines = (headers: Record<string, string>) =>
+  Object.entries(headers)
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
 const MALFORMED_REQUEST = { status: 400, reason: 'Bad Request', msg: 'The request is not valid HTTP' };
 
 /**
@@ -93,14 +99,15 @@ export const envelopeServerOptions = {
     reply.header('x-request-id', request.id).headers(request.server.everyResponseHeaders ?? {});
     sendError(reply, known?.status ?? 500, known?.msg ?? `Internal error; quote request id ${request.id} to the operator`);
   },
-  clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket) {
+  // Fastify calls it with the app as `this`.
+  clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     if (socket.writable) {
       const { status, reason, msg } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED_REQUEST;
       const body = JSON.stringify(errorEnvelope(msg));
       socket.write(
         `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
-          `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+          `X-Request-Id: ${randomUUID()}\r\n${headerLines(this.everyResponseHeaders ?? {})}Connection: close\r\n\r\n${body}`,
       );
     }
     socket.destroy(error);
@@ -272,7 +279,15 @@ const ERROR_MEANINGS = {
 
 export type ErrorStatus = keyof typeof ERROR_MEANINGS;
 
+/** Response schemas for error statuses, each the error schema `schemaId` (registered with addSchema). */
+export function errorResponsesOf(schemaId: string, ...statuses: ErrorStatus[]) {
+  return Object.fromEntries(statuses.map((status) => [status, { description: ERROR_MEANINGS[status], $ref: `${schemaId}#` }]));
+}
+
 /** Response schemas for error statuses, all the shared error envelope. */
-export function errorResponses(...statuses: ErrorStatus[]) {
-  return Object.fromEntries(statuses.map((status) => [status, { description: ERROR_MEANINGS[status], $ref: `${ERROR_ENVELOPE.$id}#` }]));
+export const errorResponses = (...statuses: ErrorStatus[]) => errorResponsesOf(ERROR_ENVELOPE.$id, ...statuses);
+
+/** The $id of the error schema of the API `url` belongs to. */
+export function errorSchemaIdFor(app: FastifyInstance, url: string): string {
+  return app.errorShapes.find((shape) => url.startsWith(shape.prefix))?.schema.$id ?? ERROR_ENVELOPE.$id;
 }

@@ -44,9 +44,13 @@ function matchesEtag(header: string | undefined, etag: string) {
   );
 }
 
-function sendImage(request: FastifyRequest, reply: FastifyReply, image: ImageResult) {
-  // Short max-age: a player's image changes when they change skin; the ETag makes revalidation cheap.
-  reply.header('etag', image.etag).header('cache-control', 'public, max-age=60');
+/** Short max-age: a player's image changes when they change skin; the ETag makes revalidation cheap. */
+const CHANGING = 'public, max-age=60';
+/** A content-addressed file never changes: its address is the digest of its bytes. */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+function sendImage(request: FastifyRequest, reply: FastifyReply, image: ImageResult, cacheControl = CHANGING) {
+  reply.header('etag', image.etag).header('cache-control', cacheControl);
   if (matchesEtag(request.headers['if-none-match'], image.etag)) return reply.code(304).send();
   return reply.type('image/png').send(image.png);
 }
@@ -63,6 +67,19 @@ export function imageRoutes(app: FastifyInstance, images: ImageService) {
       },
     },
     async (request) => images.launcherDocument(request.params.uuid),
+  );
+
+  app.get<{ Params: { hash: string } }>(
+    '/textures/:hash',
+    {
+      schema: {
+        summary: 'A texture file by the SHA-256 of its bytes (the game login hands out these addresses); never changes',
+        tags,
+        params: { type: 'object', required: ['hash'], properties: { hash: { type: 'string', pattern: '^[0-9a-f]{64}$' } } },
+        response: imageResponses,
+      },
+    },
+    async (request, reply) => sendImage(request, reply, await images.textureFile(request.params.hash), IMMUTABLE),
   );
 
   /**

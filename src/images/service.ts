@@ -216,6 +216,13 @@ export class ImageService {
     return { png: await this.library.png(digest), etag: `"${digest}"` };
   }
 
+  /** A stored texture by its digest (`/textures/{hash}`). */
+  async textureFile(digest: string): Promise<ImageResult> {
+    const png = await this.library.pngIfStored(digest);
+    if (!png) throw notFound(`No texture ${digest}`);
+    return { png, etag: `"${digest}"` };
+  }
+
   async playerImage(view: 'head' | 'body', identifier: string, type: RenderType, size: number): Promise<ImageResult> {
     return this.render(view, type, size, await this.mustWear(identifier));
   }

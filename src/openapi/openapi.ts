@@ -5,7 +5,7 @@ import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Access } from '../accounts/authenticate.ts';
-import { errorResponses, type ErrorStatus } from '../http/envelope.ts';
+import { errorResponsesOf, errorSchemaIdFor, type ErrorStatus } from '../http/envelope.ts';
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -29,26 +29,29 @@ const ACCESS_DESCRIPTIONS: Record<Access, string> = {
 // The API and the health checks; the web front end's pages are not part of it.
 const DOCUMENTED_PATH = /^\/(api\/|healthz$|readyz$)/;
 
-export const documentRoute: SwaggerTransform = ({ schema, url, route }) => {
-  if (!schema || !DOCUMENTED_PATH.test(url)) return { schema: { ...schema, hide: true }, url };
-  const access = route.config?.access ?? 'public';
-  const { uploadForm, ...own } = schema;
-  const hasBody = own.body !== undefined || uploadForm !== undefined;
-  const shared: ErrorStatus[] = [];
-  if (hasBody || own.params !== undefined || own.querystring !== undefined) shared.push(400);
-  if (access !== 'public') shared.push(401, 403);
-  if (hasBody) shared.push(413, 415);
-  return {
-    url,
-    schema: {
-      ...own,
-      ...(uploadForm && { body: uploadForm, consumes: ['multipart/form-data'] }),
-      ...(access !== 'public' && { security: [{ bearer: [] }] }),
-      description: [own.description, ACCESS_DESCRIPTIONS[access]].filter(Boolean).join('\n\n'),
-      response: { ...errorResponses(...shared), ...(own.response as object) },
-    },
+/** Adds to a route's schema what every route shares; errors in the shape of the API the route belongs to. */
+const documentRouteOf =
+  (app: FastifyInstance): SwaggerTransform =>
+  ({ schema, url, route }) => {
+    if (!schema || !DOCUMENTED_PATH.test(url)) return { schema: { ...schema, hide: true }, url };
+    const access = route.config?.access ?? 'public';
+    const { uploadForm, ...own } = schema;
+    const hasBody = own.body !== undefined || uploadForm !== undefined;
+    const shared: ErrorStatus[] = [];
+    if (hasBody || own.params !== undefined || own.querystring !== undefined) shared.push(400);
+    if (access !== 'public') shared.push(401, 403);
+    if (hasBody) shared.push(413, 415);
+    return {
+      url,
+      schema: {
+        ...own,
+        ...(uploadForm && { body: uploadForm, consumes: ['multipart/form-data'] }),
+        ...(access !== 'public' && { security: [{ bearer: [] }] }),
+        description: [own.description, ACCESS_DESCRIPTIONS[access]].filter(Boolean).join('\n\n'),
+        response: { ...errorResponsesOf(errorSchemaIdFor(app, url), ...shared), ...(own.response as object) },
+      },
+    };
   };
-};
 
 /** Registers the document and the page; call it before any route is registered, so that it sees them all. */
 export async function installOpenApi(app: FastifyInstance, publicUrl: string) {
@@ -71,12 +74,17 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string) {
         { name: 'home', description: "The caller's own profile, skins and capes" },
         { name: 'admin', description: 'User, skin and cape administration, roles, audit log, mail to all users' },
         { name: 'images', description: 'Launcher document, renders and texture files' },
+        {
+          name: 'game login (Yggdrasil)',
+          description:
+            "authlib-injector's Yggdrasil API for launchers and game servers, under /api/yggdrasil/; errors are {error, errorMessage}",
+        },
         { name: 'health', description: 'Liveness and readiness' },
       ],
     },
     // Shared schemas (the error envelope) appear under their own $id rather than as def-0.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    transform: documentRoute,
+    transform: documentRouteOf(app),
   });
   // Everything the page loads comes from this service (self-hosters sit behind firewalls); the policy holds it to that.
   await app.register(swaggerUi, {

@@ -92,6 +92,13 @@ export class TextureLibrary {
     return png;
   }
 
+  /** The bytes of a stored texture, or null when no texture has this digest (a URL made up or gone stale). */
+  async pngIfStored(digest: string): Promise<Buffer | null> {
+    if (this.pngs.get(digest)) return this.png(digest);
+    const row = await this.db.selectFrom('textures').select('digest').where('digest', '=', digest).executeTakeFirst();
+    return row ? this.png(digest) : null;
+  }
+
   /** The decoded texture; decoding happens once per texture while it stays in the cache. */
   async image(digest: string): Promise<RgbaImage> {
     const cached = this.images.get(digest);

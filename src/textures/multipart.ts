@@ -3,6 +3,9 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError, badRequest } from '../http/envelope.ts';
 
+/** @fastify/multipart's limits for a one-file texture upload: the file's own limit applies while it streams in. */
+export const uploadLimits = (maxTextureBytes: number) => ({ fileSize: maxTextureBytes, files: 1, fields: 20, fieldSize: 4096, parts: 25 });
+
 export interface Upload {
   file: Buffer;
   fields: Map<string, string[]>;

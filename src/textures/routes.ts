@@ -7,7 +7,7 @@ import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
 import { CAPE_EXAMPLE, CAPE_RECORD_SCHEMA } from '../http/shapes/cape-record.ts';
 import { SKIN_EXAMPLE, SKIN_RECORD_SCHEMA } from '../http/shapes/skin-record.ts';
-import { optionalBoolean, readUpload, userIdList } from './multipart.ts';
+import { optionalBoolean, readUpload, uploadLimits, userIdList } from './multipart.ts';
 import type { Wardrobe } from './wardrobe.ts';
 
 const listOf = (items: object, example: unknown) => ({ 200: envelopeSchema({ type: 'array', items }, ok([example])) });
@@ -32,7 +32,7 @@ const skinChanges = {
 export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, maxTextureBytes: number) {
   // Multipart parsing exists only inside this scope, on the two upload routes that need it.
   await app.register(async (uploads) => {
-    await uploads.register(multipart, { limits: { fileSize: maxTextureBytes, files: 1, fields: 20, fieldSize: 4096, parts: 25 } });
+    await uploads.register(multipart, { limits: uploadLimits(maxTextureBytes) });
 
     uploads.post(
       '/api/home/skins',
@@ -55,7 +55,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
       },
       async (request) => {
         const upload = await readUpload(request, 'skin', maxTextureBytes);
-        const skin = await wardrobe.uploadSkin(callerOf(request), {
+        const skin = await wardrobe.uploadSkin(callerOf(request).user, {
           png: upload.file,
           name: upload.fields.get('name')?.at(-1),
           slim: optionalBoolean(upload.fields, 'slim'),

@@ -6,13 +6,16 @@ import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
 import type { SelectionChanges, TextureChoice } from '../accounts/service.ts';
 import { actorOf, recordAudit, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
-import type { Database, Executor } from '../database/schema.ts';
+import type { Database, Executor, UserRow } from '../database/schema.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
 import { isSlimSkin } from '../skin/texture.ts';
 import { canonicalTexture } from './canonical.ts';
 import type { TextureLibrary } from './library.ts';
 import type { CapeRecord } from '../http/shapes/cape-record.ts';
 import type { SkinRecord } from '../http/shapes/skin-record.ts';
+
+/** Whose wardrobe: the audit log names them by username (or mail before registration step 3). */
+export type WardrobeOwner = Pick<UserRow, 'id' | 'username' | 'mail'>;
 
 export interface Page {
   limit: number;
@@ -40,11 +43,12 @@ export class Wardrobe {
 
   // ---- the player's own skins and capes ----
 
-  async uploadSkin(caller: Caller, upload: { png: Buffer; name?: string; slim?: boolean }): Promise<SkinRecord> {
+  /** The first skin a player uploads becomes the selected one; with `wear`, every upload does (the game's upload). */
+  async uploadSkin(player: WardrobeOwner, upload: { png: Buffer; name?: string; slim?: boolean; wear?: boolean }): Promise<SkinRecord> {
     const texture = canonicalTexture(upload.png, 'skin', this.maxTextureWidth);
     const name = checkName(upload.name ?? 'Skin', 'skin');
     const slim = upload.slim ?? isSlimSkin(texture.image);
-    const userId = caller.user.id;
+    const userId = player.id;
     const uuid = await this.library.withTexture(texture, async (trx) => {
       const { count } = await trx
         .selectFrom('skins')
@@ -68,15 +72,10 @@ export class Wardrobe {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      // The first skin a player uploads becomes the selected one.
-      await trx
-        .updateTable('users')
-        .set({ selected_skin_id: id, updated_at: now })
-        .where('id', '=', userId)
-        .where('selected_skin_id', 'is', null)
-        .execute();
+      const wear = trx.updateTable('users').set({ selected_skin_id: id, updated_at: now }).where('id', '=', userId);
+      await (upload.wear ? wear : wear.where('selected_skin_id', 'is', null)).execute();
       await recordAudit(trx, now, {
-        actor: actorOf(caller.user),
+        actor: actorOf(player),
         action: 'skin.upload',
         target: userId,
         details: { skin: uuid, digest: texture.digest },
@@ -135,7 +134,6 @@ export class Wardrobe {
     return { uuid: skin.uuid };
   }
 
-  /** PATCH /api/home: `selected_skin` and `selected_cape` must be the caller's own; "" selects none. */
   /**
    * Checks a change of the selected skin and cape ("" for none) and answers the columns to write; writes nothing, so
    * that PATCH /api/home can check every part of a request before it changes anything.
@@ -152,6 +150,29 @@ export class Wardrobe {
         choice.selected_cape === '' ? null : await this.ownedCapeId(this.db, choice.selected_cape, userId, 'selected_cape');
     }
     return changes;
+  }
+
+  /**
+   * The player wears no skin (the game then draws its default) or no cape: neither the selected one nor one linked to
+   * the selected skin. The wardrobe keeps both.
+   */
+  async takeOff(player: WardrobeOwner, texture: 'skin' | 'cape'): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const now = this.clock.now();
+      if (texture === 'skin') {
+        await trx.updateTable('users').set({ selected_skin_id: null, updated_at: now }).where('id', '=', player.id).execute();
+      } else {
+        await trx.updateTable('users').set({ selected_cape_id: null, updated_at: now }).where('id', '=', player.id).execute();
+        await trx
+          .updateTable('skins')
+          .set({ cape_id: null })
+          .where('user_id', '=', player.id)
+          .where('id', '=', (eb) => eb.selectFrom('users').select('selected_skin_id').where('id', '=', player.id))
+          .execute();
+      }
+      await recordAudit(trx, now, { actor: actorOf(player), action: 'user.take_off', target: player.id, details: { texture } });
+    });
+    this.changed();
   }
 
   // ---- admin ----

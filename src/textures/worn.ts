@@ -4,6 +4,7 @@
 import type { Kysely } from 'kysely';
 import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database } from '../database/schema.ts';
+import type { StandingFacts } from '../accounts/standing.ts';
 
 export interface WornTextures {
   skin: { digest: string; slim: boolean } | null;
@@ -14,11 +15,13 @@ export interface PlayerWearing extends WornTextures {
   userId: number;
   uuid: string;
   username: string;
+  /** Whether the account may log in (a banned player's textures are still served; their logins are not). */
+  standing: StandingFacts;
 }
 
-/** Finds a finished player by UUID (stored form) or by username key, with what they wear. Compiled once. */
+/** Finds a finished player by UUID, username key or offline-mode UUID (stored forms), with what they wear. Compiled once. */
 export function playerWearingLookups(db: Kysely<Database>) {
-  const query = (filter: 'uuid' | 'username_key', placeholder: string) => {
+  const query = (filter: 'uuid' | 'username_key' | 'offline_uuid', placeholder: string) => {
     const run = reusableQuery(db, { key: placeholder }, ({ key }) =>
       db
         .selectFrom('users')
@@ -29,6 +32,9 @@ export function playerWearingLookups(db: Kysely<Database>) {
           'users.id',
           'users.uuid',
           'users.username',
+          'users.perms',
+          'users.mail_verify',
+          'users.mail_verification',
           'skins.texture_digest as skin_digest',
           'skins.slim',
           'linked.texture_digest as linked_cape',
@@ -45,10 +51,15 @@ export function playerWearingLookups(db: Kysely<Database>) {
         userId: row.id,
         uuid: row.uuid,
         username: row.username,
+        standing: { username: row.username, level: row.perms, mail_verify: row.mail_verify, mail_verification: row.mail_verification },
         skin: row.skin_digest ? { digest: row.skin_digest, slim: row.slim === 1 } : null,
         cape: capeDigest ? { digest: capeDigest } : null,
       };
     };
   };
-  return { byUuid: query('uuid', '\u0000player-uuid'), byUsernameKey: query('username_key', '\u0000player-name') };
+  return {
+    byUuid: query('uuid', '\u0000player-uuid'),
+    byUsernameKey: query('username_key', '\u0000player-name'),
+    byOfflineUuid: query('offline_uuid', '\u0000offline-uuid'),
+  };
 }

@@ -46,8 +46,14 @@ export interface ServiceClient {
   /** A connection of the test's own to the service's database, to check what was (not) written. */
   db: Kysely<Database>;
   call(method: string, url: string, options?: CallOptions): Promise<Reply>;
-  /** A multipart/form-data POST, as a browser form sends it. */
-  upload(url: string, token: string | undefined, fields: Record<string, string | string[]>, files: FormFile[]): Promise<Reply>;
+  /** A multipart/form-data POST, as a browser form sends it (or a PUT, as a launcher uploads a skin). */
+  upload(
+    url: string,
+    token: string | undefined,
+    fields: Record<string, string | string[]>,
+    files: FormFile[],
+    method?: 'POST' | 'PUT',
+  ): Promise<Reply>;
   /** Logs in the OWNER (start the service with `settings: { owner: OWNER }`) and returns the token. */
   ownerToken(): Promise<string>;
   /** Registration steps 1-3 through the API, reading the code from the mail; returns a logged-in player. */
@@ -264,10 +270,10 @@ function clientFor(send: Send, mailbox: Mailbox): Pick<ServiceClient, 'call' | '
       payload: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
 
-  const upload: ServiceClient['upload'] = (url, token, fields, files) => {
+  const upload: ServiceClient['upload'] = (url, token, fields, files, method = 'POST') => {
     const { payload, contentType } = multipartBody(fields, files);
     return send({
-      method: 'POST',
+      method,
       url,
       payload,
       headers: { 'content-type': contentType, ...(token ? { authorization: `Bearer ${token}` } : {}) },

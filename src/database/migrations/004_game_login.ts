@@ -1,8 +1,22 @@
 // The game login (Yggdrasil API): the service's signing key, game access tokens and the players' latest server joins.
 import type { Kysely } from 'kysely';
+import { offlinePlayerUuid } from '../../minecraft/offline-uuid.ts';
 import { createTableWithId } from '../dialect.ts';
 
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // The UUID an offline-mode game server gives the player's name, so such servers can show the player's skin.
+  await db.schema.alterTable('users').addColumn('offline_uuid', 'text').execute();
+  await db.schema.createIndex('users_offline_uuid').on('users').column('offline_uuid').execute();
+  const players = db as unknown as Kysely<{ users: { id: number; username: string | null; offline_uuid: string | null } }>;
+  const named = await players.selectFrom('users').select(['id', 'username']).where('username', 'is not', null).execute();
+  for (const { id, username } of named) {
+    await players
+      .updateTable('users')
+      .set({ offline_uuid: offlinePlayerUuid(username!) })
+      .where('id', '=', id)
+      .execute();
+  }
+
   // One row per key name; every instance reads the same key, and the first to need it creates it.
   await db.schema
     .createTable('signing_keys')
@@ -33,6 +47,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('users_offline_uuid').execute();
+  await db.schema.alterTable('users').dropColumn('offline_uuid').execute();
   await db.schema.dropTable('game_joins').execute();
   await db.schema.dropTable('game_tokens').execute();
   await db.schema.dropTable('signing_keys').execute();

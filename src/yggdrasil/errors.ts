@@ -1,0 +1,41 @@
+// The Yggdrasil API's error shape and fixed texts (authlib-injector's server specification): `{error, errorMessage}`,
+// no envelope. Statuses and messages are decided as everywhere else (src/http/envelope.ts); this only names them.
+import { STATUS_CODES } from 'node:http';
+import { ApiError, errorResponsesOf, type ErrorBody, type ErrorStatus } from '../http/envelope.ts';
+
+/** Where the API lives, relative to PUBLIC_URL. */
+export const API_ROOT_PATH = '/api/yggdrasil/';
+
+const ERROR_NAMES: Record<number, string> = {
+  400: 'IllegalArgumentException',
+  401: 'Unauthorized',
+  403: 'ForbiddenOperationException',
+  // The specification answers too many failures with 403; the contract uses 429 with the same exception name.
+  429: 'ForbiddenOperationException',
+};
+
+/** Clients such as node-yggdrasil tell an error by its `error` field alone, whatever the status: it is always set. */
+export const yggdrasilErrorBody: ErrorBody = (status, message) => ({
+  error: ERROR_NAMES[status] ?? STATUS_CODES[status] ?? 'Error',
+  errorMessage: message,
+});
+
+export const INVALID_TOKEN = 'Invalid token.';
+export const INVALID_CREDENTIALS = 'Invalid credentials. Invalid username or password.';
+
+export const invalidToken = () => new ApiError(403, INVALID_TOKEN);
+export const invalidCredentials = () => new ApiError(403, INVALID_CREDENTIALS);
+
+/** The error answer in the OpenAPI document. */
+export const YGGDRASIL_ERROR_SCHEMA = {
+  $id: 'YggdrasilError',
+  type: 'object',
+  required: ['error', 'errorMessage'],
+  properties: {
+    error: { type: 'string', description: 'ForbiddenOperationException, IllegalArgumentException, Unauthorized or the HTTP reason' },
+    errorMessage: { type: 'string' },
+  },
+  examples: [{ error: 'ForbiddenOperationException', errorMessage: INVALID_TOKEN }],
+} as const;
+
+export const yggdrasilErrors = (...statuses: ErrorStatus[]) => errorResponsesOf(YGGDRASIL_ERROR_SCHEMA.$id, ...statuses);

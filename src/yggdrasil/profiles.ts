@@ -1,0 +1,78 @@
+// A player's game profile: id, name and the `textures` property, signed when asked for (hasJoined always;
+// profile lookups with unsigned=false). Signing with the 4096-bit service key costs milliseconds, so a signed
+// property is kept and reused while what it says is unchanged, for SIGNED_TEXTURES_REUSE_MS at most.
+import { ByteBudgetCache } from '../caching/byte-budget-cache.ts';
+import type { Clock } from '../clock.ts';
+import type { ServiceKey } from '../signing/service-key.ts';
+import type { PlayerWearing } from '../textures/worn.ts';
+import { unsignedUuid, type GameProfile, type ProfileProperty } from './shapes.ts';
+
+/** How long a signed textures property (with the timestamp in it) is reused for the same textures. */
+export const SIGNED_TEXTURES_REUSE_MS = 10 * 60_000;
+/** Memory for reused signed properties: about 1.5 KB each with the key and the signature of a 4096-bit key. */
+const SIGNED_CACHE_BYTES = 8 * 1024 * 1024;
+
+/** Launchers show their upload button for these (authlib-injector's `uploadableTextures`); capes come from admins. */
+const UPLOADABLE = { name: 'uploadableTextures', value: 'skin' };
+
+interface SignedProperties {
+  textures: ProfileProperty;
+  uploadable: ProfileProperty;
+  byteLength: number;
+}
+
+export class GameProfiles {
+  private readonly signed: ByteBudgetCache<SignedProperties>;
+
+  constructor(
+    private readonly serviceKey: () => Promise<ServiceKey>,
+    private readonly publicUrl: string,
+    private readonly clock: Clock,
+  ) {
+    this.signed = new ByteBudgetCache(SIGNED_CACHE_BYTES, { ttlMs: SIGNED_TEXTURES_REUSE_MS, now: () => clock.now() });
+  }
+
+  /** The profile of `player`, under `id` when an offline-mode UUID named it (the game then looks for that id). */
+  async profile(player: PlayerWearing, options: { signed: boolean; id?: string }): Promise<GameProfile> {
+    const id = unsignedUuid(options.id ?? player.uuid);
+    if (!options.signed) {
+      return { id, name: player.username, properties: [{ name: 'textures', value: this.texturesValue(player, id, false) }, UPLOADABLE] };
+    }
+    const key = [id, player.username, player.skin?.digest, player.skin?.slim, player.cape?.digest].join('|');
+    let properties = this.signed.get(key);
+    if (!properties) {
+      const serviceKey = await this.serviceKey();
+      const value = this.texturesValue(player, id, true);
+      const textures = { name: 'textures', value, signature: serviceKey.sign(value) };
+      const uploadable = { ...UPLOADABLE, signature: serviceKey.sign(UPLOADABLE.value) };
+      properties = { textures, uploadable, byteLength: key.length + value.length + textures.signature.length * 2 };
+      this.signed.set(key, properties);
+    }
+    return { id, name: player.username, properties: [properties.textures, properties.uploadable] };
+  }
+
+  /** Base64 of the textures JSON; a texture the player lacks is left out, and the game draws its own default. */
+  private texturesValue(player: PlayerWearing, id: string, signed: boolean): string {
+    const textures: Record<string, unknown> = {};
+    if (player.skin) {
+      textures.SKIN = {
+        url: this.textureUrl(player.skin.digest),
+        ...(player.skin.slim ? { metadata: { model: 'slim' } } : {}),
+      };
+    }
+    if (player.cape) textures.CAPE = { url: this.textureUrl(player.cape.digest) };
+    const payload = {
+      timestamp: this.clock.now(),
+      profileId: id,
+      profileName: player.username,
+      ...(signed ? { signatureRequired: true } : {}),
+      textures,
+    };
+    return Buffer.from(JSON.stringify(payload)).toString('base64');
+  }
+
+  /** Content-addressed: the game caches a texture by its URL's last segment. */
+  private textureUrl(digest: string): string {
+    return `${this.publicUrl}/textures/${digest}`;
+  }
+}

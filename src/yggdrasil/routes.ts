@@ -1,0 +1,368 @@
+// The Yggdrasil API under /api/yggdrasil/ (contract section 9): thin routes over YggdrasilService. Errors here
+// are `{error, errorMessage}` (errors.ts), answers follow authlib-injector's specification and Mojang's shapes.
+import multipart from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { readFileSync } from 'node:fs';
+import { useErrorShape } from '../http/envelope.ts';
+import type { ServiceKey } from '../signing/service-key.ts';
+import { readUpload, uploadLimits } from '../textures/multipart.ts';
+import type { TextureLibrary } from '../textures/library.ts';
+import { API_ROOT_PATH, YGGDRASIL_ERROR_SCHEMA, yggdrasilErrorBody, yggdrasilErrors } from './errors.ts';
+import type { YggdrasilService } from './service.ts';
+import {
+  AUTHENTICATE_EXAMPLE,
+  AUTHENTICATE_SCHEMA,
+  GAME_PROFILE_EXAMPLE,
+  GAME_PROFILE_SCHEMA,
+  META_SCHEMA,
+  PLAYER_CERTIFICATES_EXAMPLE,
+  PLAYER_CERTIFICATES_SCHEMA,
+  PUBLIC_KEYS_SCHEMA,
+  PROFILE_REF_EXAMPLE,
+  PROFILE_REF_SCHEMA,
+  REFRESH_SCHEMA,
+  type ApiMetadata,
+  type PublicKeys,
+} from './shapes.ts';
+
+const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+
+export interface YggdrasilRouteOptions {
+  publicUrl: string;
+  serverName: string;
+  maxTextureBytes: number;
+}
+
+const tags = ['game login (Yggdrasil)'];
+const text = { type: 'string', maxLength: 512 } as const;
+const bodyOf = (required: string[], properties: Record<string, object>, example: object) =>
+  ({ type: 'object', required, properties, examples: [example] }) as const;
+const TOKEN_EXAMPLE = { accessToken: AUTHENTICATE_EXAMPLE.accessToken, clientToken: AUTHENTICATE_EXAMPLE.clientToken };
+const CREDENTIALS_EXAMPLE = { username: 'steve@example.org', password: 'correct horse battery' };
+const tokenBody = bodyOf(['accessToken'], { accessToken: text, clientToken: text }, TOKEN_EXAMPLE);
+const noContent = { 204: { description: 'Done', type: 'null' } } as const;
+const profileParam = { type: 'object', required: ['uuid'], properties: { uuid: { type: 'string', maxLength: 64 } } } as const;
+const textureParams = {
+  type: 'object',
+  required: ['uuid', 'texture'],
+  properties: { ...profileParam.properties, texture: { type: 'string', enum: ['skin', 'cape'] } },
+} as const;
+
+export async function yggdrasilRoutes(
+  app: FastifyInstance,
+  ygg: YggdrasilService,
+  library: TextureLibrary,
+  serviceKey: () => Promise<ServiceKey>,
+  options: YggdrasilRouteOptions,
+) {
+  useErrorShape(app, API_ROOT_PATH, yggdrasilErrorBody, YGGDRASIL_ERROR_SCHEMA);
+  const at = (path: string) => `${API_ROOT_PATH}${path}`;
+  const empty = (reply: FastifyReply) => reply.code(204).send();
+
+  const meta = async (): Promise<ApiMetadata> => ({
+    meta: {
+      serverName: options.serverName,
+      implementationName: 'skinservice',
+      implementationVersion: VERSION,
+      links: { homepage: `${options.publicUrl}/`, register: `${options.publicUrl}/register` },
+      'feature.non_email_login': true,
+      'feature.enable_profile_key': true,
+      'feature.legacy_skin_api': true,
+      'feature.no_mojang_namespace': true,
+    },
+    // authlib-injector compares host names only, without the port.
+    skinDomains: [new URL(options.publicUrl).hostname],
+    signaturePublickey: (await serviceKey()).publicKeyPem,
+  });
+  for (const url of [API_ROOT_PATH, API_ROOT_PATH.slice(0, -1)]) {
+    app.get(
+      url,
+      {
+        schema: {
+          summary: 'The API metadata: server name, feature flags, texture domains, the signing key',
+          tags,
+          response: { 200: META_SCHEMA },
+        },
+      },
+      meta,
+    );
+  }
+
+  // ---- authserver ----
+  app.post<{ Body: { username: string; password: string; clientToken?: string; requestUser?: boolean } }>(
+    at('authserver/authenticate'),
+    {
+      schema: {
+        summary: 'Log in with the mail address or player name and the password; the token is bound to the account’s profile',
+        tags,
+        body: bodyOf(
+          ['username', 'password'],
+          {
+            username: text,
+            password: text,
+            clientToken: text,
+            requestUser: { type: 'boolean' },
+            agent: { type: 'object' },
+          },
+          { ...CREDENTIALS_EXAMPLE, clientToken: AUTHENTICATE_EXAMPLE.clientToken, requestUser: false },
+        ),
+        response: { 200: { ...AUTHENTICATE_SCHEMA, examples: [AUTHENTICATE_EXAMPLE] }, ...yggdrasilErrors(403, 429) },
+      },
+    },
+    async (request) => ygg.authenticate(request.body, request.ip),
+  );
+
+  app.post<{ Body: { accessToken: string; clientToken?: string; requestUser?: boolean; selectedProfile?: { id?: string } } }>(
+    at('authserver/refresh'),
+    {
+      schema: {
+        summary: 'A new access token for this one (also after a rename, returning the new name); the old one stops working',
+        tags,
+        body: bodyOf(
+          ['accessToken'],
+          {
+            accessToken: text,
+            clientToken: text,
+            requestUser: { type: 'boolean' },
+            selectedProfile: { type: 'object', properties: { id: text, name: text } },
+          },
+          TOKEN_EXAMPLE,
+        ),
+        response: {
+          200: {
+            ...REFRESH_SCHEMA,
+            examples: [
+              {
+                accessToken: AUTHENTICATE_EXAMPLE.accessToken,
+                clientToken: AUTHENTICATE_EXAMPLE.clientToken,
+                selectedProfile: PROFILE_REF_EXAMPLE,
+              },
+            ],
+          },
+          ...yggdrasilErrors(403),
+        },
+      },
+    },
+    async (request) => ygg.refresh(request.body),
+  );
+
+  app.post<{ Body: { accessToken: string; clientToken?: string } }>(
+    at('authserver/validate'),
+    {
+      schema: {
+        summary: 'Whether the token may be used as it is (204), or must be refreshed or is dead (403)',
+        tags,
+        body: tokenBody,
+        response: { ...noContent, ...yggdrasilErrors(403) },
+      },
+    },
+    async (request, reply) => {
+      await ygg.validate(request.body.accessToken, request.body.clientToken);
+      return empty(reply);
+    },
+  );
+
+  app.post<{ Body: { accessToken: string } }>(
+    at('authserver/invalidate'),
+    { schema: { summary: 'Revokes the token; 204 whether or not it was live', tags, body: tokenBody, response: noContent } },
+    async (request, reply) => {
+      await ygg.invalidate(request.body.accessToken);
+      return empty(reply);
+    },
+  );
+
+  app.post<{ Body: { username: string; password: string } }>(
+    at('authserver/signout'),
+    {
+      schema: {
+        summary: 'Revokes every game token of the account (needs the password)',
+        tags,
+        body: bodyOf(['username', 'password'], { username: text, password: text }, CREDENTIALS_EXAMPLE),
+        response: { ...noContent, ...yggdrasilErrors(403, 429) },
+      },
+    },
+    async (request, reply) => {
+      await ygg.signout(request.body.username, request.body.password, request.ip);
+      return empty(reply);
+    },
+  );
+
+  // ---- sessionserver ----
+  app.post<{ Body: { accessToken: string; selectedProfile: string; serverId: string } }>(
+    at('sessionserver/session/minecraft/join'),
+    {
+      schema: {
+        summary: 'The game client joins a server: remembered for 30 seconds, for the server’s hasJoined',
+        tags,
+        body: bodyOf(
+          ['accessToken', 'selectedProfile', 'serverId'],
+          { accessToken: text, selectedProfile: text, serverId: text },
+          {
+            accessToken: AUTHENTICATE_EXAMPLE.accessToken,
+            selectedProfile: PROFILE_REF_EXAMPLE.id,
+            serverId: '-51b1471f2f756c9a5081d8e39f56aaffdbd6a9de',
+          },
+        ),
+        response: { ...noContent, ...yggdrasilErrors(403) },
+      },
+    },
+    async (request, reply) => {
+      await ygg.join(request.body, request.ip);
+      return empty(reply);
+    },
+  );
+
+  app.get<{ Querystring: { username: string; serverId: string; ip?: string } }>(
+    at('sessionserver/session/minecraft/hasJoined'),
+    {
+      schema: {
+        summary: 'The game server checks a joining player: 200 with the signed profile, 204 when that join did not happen',
+        tags,
+        querystring: { type: 'object', required: ['username', 'serverId'], properties: { username: text, serverId: text, ip: text } },
+        response: { 200: { ...GAME_PROFILE_SCHEMA, examples: [GAME_PROFILE_EXAMPLE] }, ...noContent },
+      },
+    },
+    async (request, reply) => {
+      const { username, serverId, ip } = request.query;
+      const profile = await ygg.hasJoined(username, serverId, ip);
+      return profile ?? empty(reply);
+    },
+  );
+
+  app.get<{ Params: { uuid: string }; Querystring: { unsigned?: string } }>(
+    at('sessionserver/session/minecraft/profile/:uuid'),
+    {
+      schema: {
+        summary: 'A profile with its textures (signed with unsigned=false); 204 when unknown',
+        tags,
+        params: profileParam,
+        querystring: { type: 'object', properties: { unsigned: { type: 'string', enum: ['true', 'false'] } } },
+        response: { 200: { ...GAME_PROFILE_SCHEMA, examples: [GAME_PROFILE_EXAMPLE] }, ...noContent },
+      },
+    },
+    async (request, reply) => {
+      const profile = await ygg.profile(request.params.uuid, request.query.unsigned === 'false');
+      return profile ?? empty(reply);
+    },
+  );
+
+  // ---- api: names to profiles, under the paths every game version asks ----
+  const lookupSchema = {
+    summary: 'Player names to profiles (at most 100, without regard to letter case); unknown names are left out',
+    tags,
+    body: { type: 'array', items: { type: 'string', maxLength: 64 }, examples: [['Steve', 'Alex']] },
+    response: { 200: { type: 'array', items: PROFILE_REF_SCHEMA, examples: [[PROFILE_REF_EXAMPLE]] } },
+  };
+  // The game asks api.mojang.com's path before 1.20.3, api.minecraftservices.com's after, and newer versions both.
+  for (const path of [
+    'api/profiles/minecraft',
+    'minecraftservices/minecraft/profile/lookup/bulk/byname',
+    'api/minecraft/profile/lookup/bulk/byname',
+  ]) {
+    app.post<{ Body: string[] }>(at(path), { schema: lookupSchema }, async (request) => ygg.lookUpNames(request.body));
+  }
+  app.get<{ Params: { name: string } }>(
+    at('api/minecraft/profile/lookup/name/:name'),
+    {
+      schema: {
+        summary: 'One player name to its profile; 404 when unknown',
+        tags,
+        params: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 64 } } },
+        response: { 200: { ...PROFILE_REF_SCHEMA, examples: [PROFILE_REF_EXAMPLE] }, ...yggdrasilErrors(404) },
+      },
+    },
+    async (request, reply) => {
+      const [profile] = await ygg.lookUpNames([request.params.name]);
+      return profile ?? reply.code(404).send(yggdrasilErrorBody(404, `No player is named ${request.params.name}`));
+    },
+  );
+
+  // ---- api: the player's own textures, from the launcher ----
+  await app.register(async (uploads) => {
+    await uploads.register(multipart, { limits: uploadLimits(options.maxTextureBytes) });
+    uploads.put<{ Params: { uuid: string; texture: 'skin' | 'cape' } }>(
+      at('api/user/profile/:uuid/:texture'),
+      {
+        schema: {
+          summary: 'Upload and wear a skin (multipart `model` = slim or anything else for classic, `file` = PNG); capes: 403',
+          tags,
+          params: textureParams,
+          uploadForm: {
+            type: 'object',
+            required: ['file'],
+            properties: {
+              file: { type: 'string', format: 'binary', description: 'the skin, a PNG' },
+              model: { type: 'string', description: '"slim" for slim arms; anything else (or nothing) is classic' },
+            },
+          },
+          response: { ...noContent, ...yggdrasilErrors(400, 401, 403, 413) },
+        },
+      },
+      async (request, reply) => {
+        const { uuid, texture } = request.params;
+        if (texture === 'cape') return ygg.refuseCapeUpload(request.headers.authorization, uuid);
+        const upload = await readUpload(request, 'file', options.maxTextureBytes);
+        const slim = upload.fields.get('model')?.at(-1) === 'slim';
+        await ygg.uploadSkin(request.headers.authorization, uuid, upload.file, slim);
+        return empty(reply);
+      },
+    );
+  });
+  app.delete<{ Params: { uuid: string; texture: 'skin' | 'cape' } }>(
+    at('api/user/profile/:uuid/:texture'),
+    {
+      schema: {
+        summary: 'Wear no skin (the game draws its default) or no cape; the wardrobe keeps them',
+        tags,
+        params: textureParams,
+        response: { ...noContent, ...yggdrasilErrors(401, 403) },
+      },
+    },
+    async (request, reply) => {
+      await ygg.takeOff(request.headers.authorization, request.params.uuid, request.params.texture);
+      return empty(reply);
+    },
+  );
+
+  // ---- minecraftservices: chat signing ----
+  app.post(
+    at('minecraftservices/player/certificates'),
+    {
+      schema: {
+        summary: 'A chat-signing key pair for the player, signed by the service key (Minecraft 1.19+)',
+        tags,
+        response: { 200: { ...PLAYER_CERTIFICATES_SCHEMA, examples: [PLAYER_CERTIFICATES_EXAMPLE] }, ...yggdrasilErrors(401) },
+      },
+    },
+    async (request) => ygg.certificates(request.headers.authorization),
+  );
+  app.get(
+    at('minecraftservices/publickeys'),
+    { schema: { summary: 'The service key, as Mojang lists its keys', tags, response: { 200: PUBLIC_KEYS_SCHEMA } } },
+    async (): Promise<PublicKeys> => {
+      const publicKey = (await serviceKey()).publicKeyDer.toString('base64');
+      return { profilePropertyKeys: [{ publicKey }], playerCertificateKeys: [{ publicKey }] };
+    },
+  );
+
+  // ---- the legacy skin address of old game versions ----
+  app.get<{ Params: { file: string } }>(
+    at('skins/MinecraftSkins/:file'),
+    {
+      schema: {
+        summary: 'The skin file of a player, by name ({name}.png); 404 when the player wears none',
+        tags,
+        params: { type: 'object', required: ['file'], properties: { file: { type: 'string', pattern: '^[A-Za-z0-9_]{1,16}\\.png$' } } },
+        response: {
+          200: { description: 'The skin PNG', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } },
+          ...yggdrasilErrors(404),
+        },
+      },
+    },
+    async (request, reply) => {
+      const player = await ygg.legacySkin(request.params.file.slice(0, -'.png'.length));
+      if (!player?.skin) return reply.code(404).send(yggdrasilErrorBody(404, `${request.params.file} wears no skin`));
+      return reply.type('image/png').send(await library.png(player.skin.digest));
+    },
+  );
+}
