@@ -2,6 +2,7 @@
 // Set TEST_POSTGRES_URL to include the PostgreSQL rows.
 import { machine, runAccountBench } from './accounts.ts';
 import { runAdminBench } from './admin.ts';
+import { runGameBench } from './game.ts';
 import { runImageHttpBench } from './images.ts';
 import type { Figure } from './lib.ts';
 import { runRenderBench } from './render.ts';
@@ -53,7 +54,7 @@ for (const render of await runRenderBench()) {
     met: isTarget ? (render.meanMs <= 1 ? 'yes' : 'no') : undefined,
   });
 }
-for (const figure of [...(await runAccountBench()), ...(await runImageHttpBench())]) rows.push(httpRow(figure));
+for (const figure of [...(await runAccountBench()), ...(await runImageHttpBench()), ...(await runGameBench())]) rows.push(httpRow(figure));
 for (const admin of await runAdminBench()) {
   rows.push({
     figure: `${admin.name}, one at a time, 100,000 users [sqlite]`,
