@@ -174,6 +174,64 @@ describeEachDatabase('web pages in a browser', (kind) => {
     }
   });
 
+  it(
+    'gives a player the game login address and their UUID to copy, and the link to drag into a launcher',
+    { skip: skipReason ?? false },
+    async () => {
+      const account = await service.registerPlayer();
+      const uuid = (await service.call('GET', '/api/home', { token: account.token })).body.data.Uuid;
+      // PUBLIC_URL's, while the browser is at 127.0.0.1: the page must take it from the service, not from its own address.
+      const apiRoot = `${PUBLIC_URL}/api/yggdrasil/`;
+      const page = await openPage(PHONE);
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+      await logIn(page, account.username, account.password);
+
+      const card = page.getByRole('region', { name: 'Play Minecraft with this account' });
+      assert.equal(await card.getByLabel('Authentication server address', { exact: true }).inputValue(), apiRoot);
+      assert.equal(await card.getByLabel('Your UUID', { exact: true }).inputValue(), uuid);
+
+      // Copy by mouse, and by keyboard; each field announces its own outcome.
+      const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+      await card.getByRole('button', { name: 'Copy Authentication server address' }).click();
+      await card.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+      assert.equal(await clipboard(), apiRoot);
+      await card.getByRole('button', { name: 'Copy Your UUID' }).focus();
+      await page.keyboard.press('Enter');
+      await page.waitForFunction((expected) => navigator.clipboard.readText().then((text) => text === expected), uuid);
+      assert.equal(await card.getByRole('status').filter({ hasText: 'Copied' }).count(), 2);
+
+      // The link carries authlib-injector's drag data; dragged onto a drop target, the target receives it as a copy.
+      const dragData = `authlib-injector:yggdrasil-server:${encodeURIComponent(apiRoot)}`;
+      const link = card.getByRole('link', { name: 'Game login at skins.test' });
+      assert.equal(await link.getAttribute('href'), dragData);
+      await page.evaluate(() => {
+        const target = document.createElement('div');
+        target.id = 'launcher';
+        target.textContent = 'a launcher';
+        // Fixed in view beside the link, so that the drag needs no scrolling.
+        Object.assign(target.style, { position: 'fixed', top: '0', left: '0', width: '200px', height: '100px', background: '#ddd' });
+        target.addEventListener('dragover', (event) => event.preventDefault());
+        target.addEventListener('drop', (event) => {
+          event.preventDefault();
+          const transfer = event.dataTransfer!;
+          target.dataset.dropped = JSON.stringify({ text: transfer.getData('text/plain'), effectAllowed: transfer.effectAllowed });
+        });
+        document.body.append(target);
+      });
+      await link.dragTo(page.locator('#launcher'));
+      const dropped = JSON.parse((await page.locator('#launcher').getAttribute('data-dropped')) ?? 'null');
+      assert.deepEqual(dropped, { text: dragData, effectAllowed: 'copy' });
+      await page.evaluate(() => document.getElementById('launcher')!.remove());
+
+      // A click does not leave the page; it says to drag instead.
+      await link.click();
+      await page.getByText('Drag the link into your launcher').waitFor();
+      assert.equal(page.url(), `${origin}/home`);
+      await screenshot(page, `${kind}-9-home-game-login-phone`);
+      await screenshot(page, `${kind}-10-game-login-card-phone`, card);
+    },
+  );
+
   it('resets a forgotten password from the mailed link', { skip: skipReason ?? false }, async () => {
     const account = await service.registerPlayer();
     const page = await openPage(PHONE);

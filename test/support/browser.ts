@@ -1,7 +1,7 @@
 // A real browser for the page tests: Debian's Chromium driven by playwright-core (nothing downloaded).
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -31,10 +31,14 @@ export const DESKTOP = { width: 1280, height: 900 };
 
 const SCREENSHOTS = join(import.meta.dirname, '../../test-output/screenshots');
 
-/** Saves a screenshot under test-output/screenshots (to look at; a few are copied into docs/images). */
-export async function screenshot(page: Page, name: string): Promise<Buffer> {
+/**
+ * Saves a screenshot of the whole page, or of one `part` of it, under test-output/screenshots (to look at; a few are
+ * copied into docs/images).
+ */
+export async function screenshot(page: Page, name: string, part?: Locator): Promise<Buffer> {
   mkdirSync(SCREENSHOTS, { recursive: true });
-  return page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  const path = join(SCREENSHOTS, `${name}.png`);
+  return part ? part.screenshot({ path }) : page.screenshot({ path, fullPage: true });
 }
 
 /**

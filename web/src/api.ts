@@ -26,6 +26,8 @@ export interface Envelope<T> {
   data: T;
   /** From X-Total-Count on paginated lists. */
   total: number | null;
+  /** The response's headers (same origin, so all of them are readable). */
+  headers: Headers;
 }
 
 export const session = {
@@ -59,7 +61,7 @@ async function request<T>(
     body = JSON.stringify(options.body);
   }
   const response = await fetch(withQuery(path, options.query), { method, headers, body });
-  if (response.status === 204) return { msg: '', url: null, data: undefined as T, total: null };
+  if (response.status === 204) return { msg: '', url: null, data: undefined as T, total: null, headers: response.headers };
   const json = (await response.json().catch(() => null)) as { error?: boolean; msg?: string; url?: string | null; data?: T } | null;
   if (!response.ok || !json || json.error) {
     // A revoked or expired token: forget it, so the next page asks for a login instead of failing again.
@@ -67,7 +69,13 @@ async function request<T>(
     throw new ApiError(response.status, json?.msg ?? `The service answered ${response.status}`);
   }
   const total = response.headers.get('x-total-count');
-  return { msg: json.msg ?? '', url: json.url ?? null, data: json.data as T, total: total === null ? null : Number(total) };
+  return {
+    msg: json.msg ?? '',
+    url: json.url ?? null,
+    data: json.data as T,
+    total: total === null ? null : Number(total),
+    headers: response.headers,
+  };
 }
 
 export const api = {

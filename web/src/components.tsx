@@ -1,6 +1,6 @@
 // Shared building blocks: the page frame, labelled fields, and forms that show the API's own messages.
 import type { ComponentChildren } from 'preact';
-import { useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
 import { Link } from './router.tsx';
 
@@ -55,6 +55,47 @@ export function Field(props: {
         onInput={props.onInput ? (event) => props.onInput!((event.target as HTMLInputElement).value) : undefined}
       />
       {props.hint && <small>{props.hint}</small>}
+    </div>
+  );
+}
+
+/**
+ * Writes `text` to the clipboard. navigator.clipboard exists only in secure contexts (HTTPS, localhost): a site
+ * opened by a LAN address over HTTP copies the selected input instead.
+ */
+async function copyToClipboard(text: string, input: HTMLInputElement): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    input.select();
+    return document.execCommand('copy');
+  }
+}
+
+/** A labelled read-only value with a copy button; the outcome is announced to screen readers. */
+export function CopyField(props: { label: string; value: string }) {
+  const [id] = useState(() => `field-${(nextFieldId += 1)}`);
+  const input = useRef<HTMLInputElement>(null);
+  const [outcome, setOutcome] = useState('');
+  const copy = async () => {
+    // Emptied first, so that copying again announces again.
+    setOutcome('');
+    const copied = await copyToClipboard(props.value, input.current!);
+    setOutcome(copied ? 'Copied' : 'This browser refused to copy: the text is selected, press Ctrl+C');
+  };
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <div class="copy">
+        <input id={id} ref={input} readOnly value={props.value} onFocus={(event) => event.currentTarget.select()} />
+        <button type="button" class="secondary" aria-label={`Copy ${props.label}`} onClick={() => void copy()}>
+          Copy
+        </button>
+      </div>
+      <small role="status" aria-live="polite">
+        {outcome}
+      </small>
     </div>
   );
 }

@@ -1,8 +1,8 @@
 // /home: the player's profile. The 3D preview shows what launchers get: the selected skin, and the skin's linked
-// cape or else the selected cape (docs/decisions.md).
+// cape or else the selected cape (docs/decisions.md). The game login card gives launchers the API's address.
 import { useEffect, useState } from 'preact/hooks';
 import { api, session, textureUrls, type CapeRecord, type SkinRecord, type UserDetail } from '../api.ts';
-import { askNewName, Field, Form, Header, Notice, Page, messageOf, useAction } from '../components.tsx';
+import { askNewName, CopyField, Field, Form, Header, Notice, Page, messageOf, useAction } from '../components.tsx';
 import { leaveNote } from '../flash.ts';
 import { Link, navigate } from '../router.tsx';
 import { SkinPreview } from '../viewer.tsx';
@@ -11,13 +11,23 @@ interface Wardrobe {
   profile: UserDetail;
   skins: SkinRecord[];
   capes: CapeRecord[];
+  /** The game login's API root, or null if the service did not name one. */
+  gameApiRoot: string | null;
 }
 
+/** Where launchers find the game login: the service names it on every response (contract section 9). */
+const API_LOCATION_HEADER = 'x-authlib-injector-api-location';
+
 async function loadWardrobe(): Promise<Wardrobe> {
-  const profile = (await api.get<UserDetail>('/api/home')).data;
-  if (!profile.Username) return { profile, skins: [], capes: [] };
+  const home = await api.get<UserDetail>('/api/home');
+  const profile = home.data;
+  // Taken from the service, not from this page's address: the page may be opened by an address other than
+  // PUBLIC_URL (127.0.0.1, a LAN address), and games must use PUBLIC_URL, the host their textures are allowed from.
+  const location = home.headers.get(API_LOCATION_HEADER);
+  const gameApiRoot = location ? new URL(location, window.location.href).href : null;
+  if (!profile.Username) return { profile, skins: [], capes: [], gameApiRoot };
   const [skins, capes] = await Promise.all([api.get<SkinRecord[]>('/api/home/skins'), api.get<CapeRecord[]>('/api/home/capes')]);
-  return { profile, skins: skins.data, capes: capes.data };
+  return { profile, skins: skins.data, capes: capes.data, gameApiRoot };
 }
 
 export async function logOut() {
@@ -58,7 +68,7 @@ export function HomePage() {
         <p>Loading…</p>
       </Page>
     );
-  const { profile, skins, capes } = wardrobe;
+  const { profile, skins, capes, gameApiRoot } = wardrobe;
   const selectedSkin = skins.find((skin) => skin.selected) ?? null;
   const selectedCape = capes.find((cape) => cape.selected) ?? null;
   const wornCape = selectedSkin?.cloak_id || selectedCape?.uuid || null;
@@ -72,9 +82,7 @@ export function HomePage() {
         </button>
       </Header>
       <Page title={profile.Username} wide>
-        <p class="muted">
-          UUID <code>{profile.Uuid}</code> · {profile.Mail}
-        </p>
+        <p class="muted">{profile.Mail}</p>
         <div class="columns">
           <SkinPreview
             label={`3D preview of ${profile.Username}`}
@@ -88,8 +96,59 @@ export function HomePage() {
             <CapeList capes={capes} onChange={reload} />
           </div>
         </div>
+        <GameLogin apiRoot={gameApiRoot} uuid={profile.Uuid} />
         <AccountForms />
       </Page>
+    </>
+  );
+}
+
+/** Playing with this account: where launchers log in (when the service named it), and the player's UUID. */
+function GameLogin(props: { apiRoot: string | null; uuid: string }) {
+  return (
+    <section class="card" aria-labelledby="game-login">
+      <h2 id="game-login">Play Minecraft with this account</h2>
+      {props.apiRoot && <LauncherAddress apiRoot={props.apiRoot} />}
+      <CopyField label="Your UUID" value={props.uuid} />
+    </section>
+  );
+}
+
+/** The game login's address as a link to drag into a launcher (authlib-injector's launcher specification) and as text. */
+function LauncherAddress(props: { apiRoot: string }) {
+  const [hint, setHint] = useState('');
+  const dragData = `authlib-injector:yggdrasil-server:${encodeURIComponent(props.apiRoot)}`;
+  return (
+    <>
+      <p>
+        Drag this link into your launcher (HMCL, a Prism Launcher build with authlib-injector support, …) or paste the address below into
+        it, then log in there with your mail address or player name and your password:
+      </p>
+      <p>
+        <a
+          class="drag-link"
+          href={dragData}
+          draggable
+          onDragStart={(event) => {
+            const transfer = event.dataTransfer;
+            if (!transfer) return;
+            transfer.setData('text/plain', dragData);
+            transfer.effectAllowed = 'copy';
+            transfer.dropEffect = 'copy';
+          }}
+          onClick={(event) => {
+            // Launchers take it by drag and drop; opening it in the browser leads nowhere.
+            event.preventDefault();
+            setHint('Drag the link into your launcher, or copy the address below.');
+          }}
+        >
+          Game login at {new URL(props.apiRoot).host}
+        </a>
+      </p>
+      <small role="status" aria-live="polite">
+        {hint}
+      </small>
+      <CopyField label="Authentication server address" value={props.apiRoot} />
     </>
   );
 }
