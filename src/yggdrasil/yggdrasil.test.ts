@@ -10,7 +10,8 @@ import { offlinePlayerUuid } from '../minecraft/offline-uuid.ts';
 import { ManualClock } from '../../test/support/clock.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { fixture, skinFile } from '../../test/support/fixtures.ts';
-import { PUBLIC_URL, randomAddress, startService, uniqueName, type TestService } from '../../test/support/service.ts';
+import { codeIn, mailTo } from '../../test/support/smtp.ts';
+import { OWNER, PUBLIC_URL, randomAddress, startService, uniqueName, type TestService } from '../../test/support/service.ts';
 import { digestOf } from '../textures/canonical.ts';
 import { GAME_TOKEN_LIFETIME_MS, MAX_LIVE_GAME_TOKENS } from './tokens.ts';
 
@@ -25,7 +26,7 @@ describeEachDatabase('game login (Yggdrasil API)', (kind) => {
   let publicKey: ReturnType<typeof createPublicKey>;
 
   before(async () => {
-    service = await startService(kind, { clock });
+    service = await startService(kind, { clock, settings: { owner: OWNER } });
     await service.app.listen({ port: 0, host: '127.0.0.1' });
     const { port } = service.app.server.address() as { port: number };
     root = `http://127.0.0.1:${port}${API}`;
@@ -40,6 +41,9 @@ describeEachDatabase('game login (Yggdrasil API)', (kind) => {
   };
   const yggPost = (path: string, body: unknown, headers: Record<string, string> = {}) =>
     service.call('POST', `${API}/${path}`, { body, headers, ip: randomAddress() });
+  const gameLogin = async (account: { mail: string; password: string }) =>
+    (await yggPost('authserver/authenticate', { username: account.mail, password: account.password })).body;
+  const validates = async (accessToken: string) => (await yggPost('authserver/validate', { accessToken })).status === 204;
   const decodeTextures = (value: string) => JSON.parse(Buffer.from(value, 'base64').toString('utf8'));
   const verifies = (value: string, signature: string) =>
     verify('sha1', Buffer.from(value, 'utf8'), publicKey, Buffer.from(signature, 'base64'));
@@ -302,13 +306,12 @@ describeEachDatabase('game login (Yggdrasil API)', (kind) => {
 
   it('keeps the token rules: expiry, at most 10 live, revoked by a password change and a ban, a rename only refreshes', async () => {
     const steve = await player();
-    const authenticate = async () => (await yggPost('authserver/authenticate', { username: steve.mail, password: steve.password })).body;
-    const valid = async (accessToken: string) => (await yggPost('authserver/validate', { accessToken })).status === 204;
+    const authenticate = () => gameLogin(steve);
 
     const tokens: string[] = [];
     for (let index = 0; index <= MAX_LIVE_GAME_TOKENS; index += 1) tokens.push((await authenticate()).accessToken);
-    assert.equal(await valid(tokens[0]), false, 'the oldest is revoked by the eleventh');
-    assert.equal(await valid(tokens[1]), true);
+    assert.equal(await validates(tokens[0]), false, 'the oldest is revoked by the eleventh');
+    assert.equal(await validates(tokens[1]), true);
     const stored = await service.db.selectFrom('game_tokens').select('token_hash').execute();
     assert.ok(
       stored.every((row) => !tokens.includes(row.token_hash)),
@@ -316,7 +319,7 @@ describeEachDatabase('game login (Yggdrasil API)', (kind) => {
     );
 
     clock.advance(GAME_TOKEN_LIFETIME_MS + 1);
-    assert.equal(await valid(tokens[10]), false, 'expired after 15 days');
+    assert.equal(await validates(tokens[10]), false, 'expired after 15 days');
 
     const renamed = await authenticate();
     const newName = uniqueName('Renamed');
@@ -325,18 +328,18 @@ describeEachDatabase('game login (Yggdrasil API)', (kind) => {
       .set({ username: newName, username_key: newName.toLowerCase() })
       .where('mail', '=', steve.mail)
       .execute();
-    assert.equal(await valid(renamed.accessToken), false, 'temporarily invalid after a rename');
+    assert.equal(await validates(renamed.accessToken), false, 'temporarily invalid after a rename');
     const refreshed = await yggPost('authserver/refresh', { accessToken: renamed.accessToken, clientToken: renamed.clientToken });
     assert.equal(refreshed.status, 200);
     assert.equal(refreshed.body.selectedProfile.name, newName);
-    assert.equal(await valid(refreshed.body.accessToken), true);
+    assert.equal(await validates(refreshed.body.accessToken), true);
 
     const patched = await service.call('PATCH', '/api/home', {
       token: (await service.call('POST', '/api/auth/login', { body: { username: steve.mail, password: steve.password } })).body.data.jwt,
       body: { password: 'a new password', current_password: steve.password },
     });
     assert.equal(patched.status, 200);
-    assert.equal(await valid(refreshed.body.accessToken), false, 'a password change revokes game tokens');
+    assert.equal(await validates(refreshed.body.accessToken), false, 'a password change revokes game tokens');
   });
 
   it('refuses banned, unverified and unfinished accounts with a reason, and counts failures with the login limits', async () => {
@@ -394,5 +397,42 @@ describeEachDatabase('game login (Yggdrasil API)', (kind) => {
     const certificates = await yggPost('minecraftservices/player/certificates', {});
     assert.equal(certificates.status, 401);
     assert.equal(certificates.body.error, 'Unauthorized');
+  });
+
+  it('revokes game tokens on a ban, which lifting it does not bring back, and on a password reset', async () => {
+    const assertRevoked = async (accessToken: string, why: string) => {
+      const validated = await yggPost('authserver/validate', { accessToken });
+      assert.equal(validated.status, 403, why);
+      assert.deepEqual(validated.body, { error: 'ForbiddenOperationException', errorMessage: 'Invalid token.' }, why);
+    };
+    const ownerToken = await service.ownerToken();
+    const steve = await player();
+    const steveId = (await service.call('GET', `/api/admin/users?search=${steve.username}`, { token: ownerToken })).body.data[0].id;
+    const setPerms = async (perms: number) => {
+      const patched = await service.call('PATCH', `/api/admin/user/${steveId}`, { token: ownerToken, body: { perms } });
+      assert.equal(patched.status, 200, patched.body?.msg);
+    };
+    const beforeBan = await gameLogin(steve);
+    assert.ok(await validates(beforeBan.accessToken));
+    await setPerms(-1);
+    await assertRevoked(beforeBan.accessToken, 'banned');
+    await setPerms(0);
+    await assertRevoked(beforeBan.accessToken, 'the ban is lifted, the token stays revoked');
+    const afterBan = await gameLogin(steve);
+    assert.ok(await validates(afterBan.accessToken), 'a new login plays again');
+
+    const ip = randomAddress();
+    assert.equal((await service.call('POST', '/api/auth/forgetpass', { body: { mail: steve.mail }, ip })).status, 200);
+    const code = codeIn(await service.mailbox.waitFor((mail) => mailTo(steve.mail)(mail) && mail.subject === 'Reset your password'));
+    const reset = await service.call('POST', '/api/auth/forgetpass/update', { body: { code, password: 'a reset password' }, ip });
+    assert.equal(reset.status, 200, reset.body?.msg);
+    await assertRevoked(afterBan.accessToken, 'the password was reset');
+    const joined = await yggPost('sessionserver/session/minecraft/join', {
+      accessToken: afterBan.accessToken,
+      selectedProfile: afterBan.selectedProfile.id,
+      serverId: 'after-reset',
+    });
+    assert.equal(joined.status, 403, 'nor does it join a server');
+    assert.equal((await gameLogin({ mail: steve.mail, password: 'a reset password' })).selectedProfile.name, steve.username);
   });
 });
