@@ -3,6 +3,8 @@
 // compete hard for every row) and with two processes started as `npm start` starts them (nothing shared but the
 // database and Redis).
 import assert from 'node:assert/strict';
+import { createPublicKey, verify } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { queueMail } from '../src/mail/outbox.ts';
@@ -17,6 +19,12 @@ const postgresUrl = process.env.TEST_POSTGRES_URL;
 const redisUrl = process.env.TEST_REDIS_URL;
 if (process.env.REQUIRE_SERVICES === '1' && !redisUrl) throw new Error('REQUIRE_SERVICES=1 but TEST_REDIS_URL is not set');
 const skip = postgresUrl && redisUrl ? false : 'set TEST_POSTGRES_URL and TEST_REDIS_URL to run several instances';
+const MIGRATIONS = readdirSync(new URL('../src/database/migrations/', import.meta.url)).map((file) => file.replace(/\.ts$/, ''));
+const API = '/api/yggdrasil';
+
+/** Whether a profile property carries a SHA1withRSA signature of its value by the key of this PEM. */
+const signedWith = (publicKeyPem: string, property: { value: string; signature: string }) =>
+  verify('sha1', Buffer.from(property.value, 'utf8'), createPublicKey(publicKeyPem), Buffer.from(property.signature, 'base64'));
 
 type StartInstance = (options: { database: TestDatabase; mailbox: Mailbox; settings: Partial<Settings> }) => Promise<ServiceClient>;
 const ways: [string, StartInstance][] = [
@@ -26,7 +34,7 @@ const ways: [string, StartInstance][] = [
 
 for (const [way, startInstance] of ways) {
   describe(`several instances on one PostgreSQL and Redis: ${way}`, { skip }, () => {
-    it('start together on a fresh database: migrations run once, the owner is created once', async () => {
+    it('start together on a fresh database: migrations run once, the owner is created once, one signing key for all', async () => {
       const database = await createTestDatabase('postgres');
       const mailbox = await startSmtpServer();
       const settings = { redisUrl: redisUrl!, owner: OWNER };
@@ -45,9 +53,16 @@ for (const [way, startInstance] of ways) {
             .selectFrom('kysely_migration' as never)
             .select('name' as never)
             .execute();
-          assert.equal(migrations.length, 3);
+          assert.deepEqual(migrations.map((row) => (row as { name: string }).name).sort(), MIGRATIONS.sort());
           const owners = await first!.db.selectFrom('users').select('id').where('perms', '=', 3).execute();
           assert.equal(owners.length, 1);
+
+          // The signing key is made on first use: asked at the same moment, each instance may make one, and one is kept.
+          assert.deepEqual(await first!.db.selectFrom('signing_keys').select('name').execute(), [], 'no key before a game login needs one');
+          const metas = await Promise.all(instances.map((instance) => instance.call('GET', `${API}/`)));
+          const published = new Set(metas.map((meta) => meta.body.signaturePublickey));
+          assert.equal(published.size, 1, 'every instance publishes the same key');
+          assert.equal((await first!.db.selectFrom('signing_keys').select('name').execute()).length, 1);
         } finally {
           await Promise.all(instances.map((instance) => instance.close()));
         }
@@ -114,6 +129,66 @@ for (const [way, startInstance] of ways) {
         const launcher = await b.call('GET', `/api/skin/launcher/${player.username}`);
         assert.equal(launcher.status, 200);
         assert.match(launcher.body.SKIN.digest, /^[0-9a-f]{64}$/);
+      });
+
+      it('act as one game login: a join on one is answered on the other, signed with the key both publish', async () => {
+        const player = await a.registerPlayer();
+        const uploaded = await a.upload('/api/home/skins', player.token, {}, skinFile('classic'));
+        assert.equal(uploaded.status, 200, uploaded.body?.msg);
+        const login = await a.call('POST', `${API}/authserver/authenticate`, {
+          body: { username: player.mail, password: player.password },
+          ip: randomAddress(),
+        });
+        assert.equal(login.status, 200);
+        const { accessToken, selectedProfile } = login.body;
+        const joined = await a.call('POST', `${API}/sessionserver/session/minecraft/join`, {
+          body: { accessToken, selectedProfile: selectedProfile.id, serverId: 'one-server' },
+          ip: randomAddress(),
+        });
+        assert.equal(joined.status, 204);
+        const hasJoined = (serverId: string) =>
+          b.call('GET', `${API}/sessionserver/session/minecraft/hasJoined?username=${player.username}&serverId=${serverId}`);
+        const profile = await hasJoined('one-server');
+        assert.equal(profile.status, 200, 'the other instance knows of the join');
+        assert.deepEqual([profile.body.id, profile.body.name], [selectedProfile.id, player.username]);
+        assert.equal((await hasJoined('another-server')).status, 204);
+
+        const keyOfA = (await a.call('GET', `${API}/`)).body.signaturePublickey;
+        const keyOfB = (await b.call('GET', `${API}/`)).body.signaturePublickey;
+        assert.equal(keyOfA, keyOfB, 'both publish one key');
+        const textures = profile.body.properties.find((property: { name: string }) => property.name === 'textures');
+        assert.ok(signedWith(keyOfA, textures), 'signed by B, verified with the key A publishes');
+        const lookup = await a.call('GET', `${API}/sessionserver/session/minecraft/profile/${selectedProfile.id}?unsigned=false`);
+        assert.ok(signedWith(keyOfB, lookup.body.properties[0]), 'signed by A, verified with the key B publishes');
+      });
+
+      it('refuse a game token on one instance as soon as it is revoked on the other: by signout, by a ban', async () => {
+        const player = await a.registerPlayer();
+        const authenticate = async (instance: ServiceClient) => {
+          const login = await instance.call('POST', `${API}/authserver/authenticate`, {
+            body: { username: player.mail, password: player.password },
+            ip: randomAddress(),
+          });
+          assert.equal(login.status, 200);
+          return login.body.accessToken as string;
+        };
+        const validate = async (instance: ServiceClient, accessToken: string) =>
+          (await instance.call('POST', `${API}/authserver/validate`, { body: { accessToken }, ip: randomAddress() })).status;
+
+        const first = await authenticate(a);
+        assert.equal(await validate(b, first), 204);
+        const signedOut = await b.call('POST', `${API}/authserver/signout`, {
+          body: { username: player.username, password: player.password },
+          ip: randomAddress(),
+        });
+        assert.equal(signedOut.status, 204);
+        assert.equal(await validate(a, first), 403, 'signed out on B, refused on A');
+
+        const second = await authenticate(b);
+        assert.equal(await validate(a, second), 204);
+        const banned = await a.call('PATCH', `/api/admin/user/${player.username}`, { token: await a.ownerToken(), body: { perms: -1 } });
+        assert.equal(banned.status, 200, banned.body?.msg);
+        assert.equal(await validate(b, second), 403, 'banned on A, refused on B');
       });
 
       it('sends each queued mail exactly once', async () => {
