@@ -91,7 +91,8 @@ export class YggdrasilService {
       throw badRequest('Access token already has a profile assigned.');
     }
     const accessToken = await this.deps.db.transaction().execute(async (trx) => {
-      await this.deps.tokens.revoke(trx, [token.id]);
+      // Refreshes of one token at the same moment all found it live: only the one that revokes it gets a new token.
+      if ((await this.deps.tokens.revoke(trx, [token.id])) === 0) throw invalidToken();
       return this.deps.tokens.issue(trx, player.id, token.clientToken, player.username);
     });
     return {

@@ -102,8 +102,15 @@ export class GameTokens {
     };
   }
 
-  async revoke(executor: Executor, ids: number[]): Promise<void> {
-    await executor.updateTable('game_tokens').set({ revoked_at: this.clock.now() }).where('id', 'in', ids).execute();
+  /** Revokes those of the tokens still live; answers how many that was (a token revoked meanwhile counts none). */
+  async revoke(executor: Executor, ids: number[]): Promise<number> {
+    const result = await executor
+      .updateTable('game_tokens')
+      .set({ revoked_at: this.clock.now() })
+      .where('id', 'in', ids)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   /** signout: every game token of the account. */

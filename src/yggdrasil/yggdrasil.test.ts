@@ -435,4 +435,19 @@ describeEachDatabase('game login (Yggdrasil API)', (kind) => {
     assert.equal(joined.status, 403, 'nor does it join a server');
     assert.equal((await gameLogin({ mail: steve.mail, password: 'a reset password' })).selectedProfile.name, steve.username);
   });
+
+  it('refreshes a token once, also when asked several times at the same moment', async () => {
+    const steve = await player();
+    const login = await gameLogin(steve);
+    const refreshes = await Promise.all(
+      Array.from({ length: 3 }, () => yggPost('authserver/refresh', { accessToken: login.accessToken, clientToken: login.clientToken })),
+    );
+    const granted = refreshes.filter((reply) => reply.status === 200);
+    assert.equal(granted.length, 1, `one new token for one old (statuses ${refreshes.map((reply) => reply.status)})`);
+    for (const refused of refreshes.filter((reply) => reply.status !== 200)) {
+      assert.deepEqual([refused.status, refused.body], [403, { error: 'ForbiddenOperationException', errorMessage: 'Invalid token.' }]);
+    }
+    assert.ok(await validates(granted[0]!.body.accessToken));
+    assert.equal(await validates(login.accessToken), false);
+  });
 });
