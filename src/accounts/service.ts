@@ -420,5 +420,10 @@ function settingChecked<T>(setting: string, check: () => T): T {
 /** Ends every session of the user, of every kind: the web's and the game's (a password change or reset, a ban). */
 export async function revokeAllSessions(db: Executor, userId: number, nowMs: number) {
   await db.updateTable('sessions').set({ revoked_at: nowMs }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
+  await revokeGameTokens(db, userId, nowMs);
+}
+
+/** Ends the user's game sessions only (the game's signout). */
+export async function revokeGameTokens(db: Executor, userId: number, nowMs: number) {
   await db.updateTable('game_tokens').set({ revoked_at: nowMs }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
 }

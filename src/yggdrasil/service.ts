@@ -6,6 +6,7 @@ import type { Kysely } from 'kysely';
 import { normalizeUuid } from '../accounts/identifiers.ts';
 import type { Credentials } from '../accounts/credentials.ts';
 import { usernameKey } from '../accounts/rules.ts';
+import { revokeGameTokens } from '../accounts/service.ts';
 import { STANDING_MESSAGES, standingProblem } from '../accounts/standing.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
@@ -116,7 +117,7 @@ export class YggdrasilService {
   async signout(username: string, password: string, clientAddress: string): Promise<void> {
     const user = await this.deps.credentials.check(username, password, clientAddress);
     if (!user) throw invalidCredentials();
-    await this.deps.tokens.revokeAll(user.id);
+    await revokeGameTokens(this.deps.db, user.id, this.deps.clock.now());
   }
 
   /** The client tells us it joins a game server; the server will ask hasJoined within seconds. */

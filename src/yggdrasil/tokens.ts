@@ -112,14 +112,4 @@ export class GameTokens {
       .executeTakeFirst();
     return Number(result.numUpdatedRows);
   }
-
-  /** signout: every game token of the account. */
-  async revokeAll(userId: number): Promise<void> {
-    await this.db
-      .updateTable('game_tokens')
-      .set({ revoked_at: this.clock.now() })
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .execute();
-  }
 }
