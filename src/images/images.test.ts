@@ -48,13 +48,15 @@ describeEachDatabase('launcher document and images', (kind) => {
     assert.equal(document.SKIN.metadata, undefined, 'no metadata for a classic skin');
     const skinBytes = (await get(pathOf(document.SKIN.url))).raw;
     assert.equal(document.SKIN.digest, sha256(skinBytes));
+    assert.equal(document.SKIN.hash, document.SKIN.digest, 'hash (read by some GravitLauncher versions) beside digest');
     assert.deepEqual(decodePng(skinBytes).data, decodePng(fixture('skins/classic.png')).data, 'the served skin is the uploaded picture');
     const capeBytes = (await get(pathOf(document.CAPE.url))).raw;
     assert.equal(document.CAPE.digest, sha256(capeBytes));
+    assert.equal(document.CAPE.hash, document.CAPE.digest);
     assert.deepEqual(Object.keys(document).sort(), ['CAPE', 'SKIN']);
   });
 
-  it('marks slim skins, leaves CAPE out without a cape, and gives {} without textures', async () => {
+  it('marks slim skins, leaves CAPE out without a cape, and gives {} without textures and for an unknown identifier', async () => {
     const slim = await playerWith('slim');
     const document = (await get(`/api/skin/launcher/${slim.username}`)).body;
     assert.deepEqual(document.SKIN.metadata, { model: 'slim' });
@@ -63,9 +65,12 @@ describeEachDatabase('launcher document and images', (kind) => {
     const empty = await get(`/api/skin/launcher/${bare.uuid.replace(/-/g, '').toUpperCase()}`);
     assert.equal(empty.status, 200);
     assert.deepEqual(empty.body, {});
-    const unknown = await get('/api/skin/launcher/00000000-0000-4000-8000-000000000000');
-    assert.equal(unknown.status, 404);
-    assert.equal(unknown.body.error, true);
+    // A GravitLauncher LaunchServer 5.7 fails the player's login on any non-2xx answer here (contract section 7).
+    for (const nobody of ['00000000-0000-4000-8000-000000000000', 'nobody_here']) {
+      const unknown = await get(`/api/skin/launcher/${nobody}`);
+      assert.equal(unknown.status, 200, nobody);
+      assert.deepEqual(unknown.body, {}, nobody);
+    }
   });
 
   it('renders heads, bodies and cloaks at the requested size', async () => {

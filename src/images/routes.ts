@@ -26,7 +26,7 @@ const pathOf = (name: string) =>
   ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 64 } } }) as const;
 
 const tags = ['images'];
-// No envelope (interface.md 4.3): `{}` for a player without textures.
+// No envelope (interface.md 4.3): `{}` for a player without textures and for an identifier nothing has.
 const launcherDocumentSchema = { ...LAUNCHER_DOCUMENT_SCHEMA, examples: [LAUNCHER_DOCUMENT_EXAMPLE] };
 const imageResponses = {
   200: {
@@ -60,10 +60,11 @@ export function imageRoutes(app: FastifyInstance, images: ImageService) {
     '/api/skin/launcher/:uuid',
     {
       schema: {
-        summary: "The launcher document (no envelope): a player's skin (by player UUID, username or skin UUID) and cape",
+        summary:
+          "The launcher document (no envelope): a player's skin (by player UUID, username or skin UUID) and cape; {} for an identifier nothing has",
         tags,
         params: pathOf('uuid'),
-        response: { 200: launcherDocumentSchema, ...errorResponses(404) },
+        response: { 200: launcherDocumentSchema },
       },
     },
     async (request) => images.launcherDocument(request.params.uuid),

@@ -182,15 +182,21 @@ export class ImageService {
     return this.resolved(`cape:${uuid}`, async () => (await this.capeByUuid({ key: uuid }))[0]?.texture_digest ?? null);
   }
 
+  /**
+   * `{}` for an identifier nothing has, as for a player without textures: a GravitLauncher LaunchServer 5.7 fails
+   * the player's login on any non-2xx answer here (contract section 7).
+   */
   async launcherDocument(identifier: string): Promise<LauncherDocument> {
-    const wearing = await this.mustWear(identifier);
-    const path = wearing.playerUuid ?? identifier;
+    const wearing = await this.wearing(identifier);
     const document: LauncherDocument = {};
+    if (!wearing) return document;
+    const path = wearing.playerUuid ?? identifier;
+    const link = (route: string, digest: string) => ({ url: `${this.publicUrl}${route}/${path}`, digest, hash: digest });
     if (wearing.skin) {
-      document.SKIN = { url: `${this.publicUrl}/api/skin/cloak/${path}`, digest: wearing.skin.digest };
+      document.SKIN = link('/api/skin/cloak', wearing.skin.digest);
       if (wearing.skin.slim) document.SKIN.metadata = { model: 'slim' };
     }
-    if (wearing.cape) document.CAPE = { url: `${this.publicUrl}/api/skin/standart/cape/${path}`, digest: wearing.cape.digest };
+    if (wearing.cape) document.CAPE = link('/api/skin/standart/cape', wearing.cape.digest);
     return document;
   }
 

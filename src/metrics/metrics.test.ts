@@ -57,11 +57,11 @@ describeEachDatabase('metrics', (kind) => {
 
   it('counts request durations by route and status', async () => {
     const healthy = 'skinservice_http_request_duration_seconds_count{method="GET",route="/healthz",status_code="200"}';
-    const missing = 'skinservice_http_request_duration_seconds_count{method="GET",route="/api/skin/launcher/:uuid",status_code="404"}';
+    const missing = 'skinservice_http_request_duration_seconds_count{method="GET",route="/api/skin/standart/cape/:uuid",status_code="404"}';
     const before = await scrape();
     await service.call('GET', '/healthz');
     await service.call('GET', '/healthz');
-    await service.call('GET', '/api/skin/launcher/nobody_here');
+    await service.call('GET', '/api/skin/standart/cape/nobody_here');
     const afterwards = await scrape();
     assert.equal(value(afterwards, healthy) - value(before, healthy), 2);
     assert.equal(value(afterwards, missing) - value(before, missing), 1);
