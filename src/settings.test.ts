@@ -29,6 +29,8 @@ describe('settings', () => {
     assert.equal(settings.owner, null);
     assert.equal(settings.workers, 1);
     assert.equal(settings.metricsToken, null);
+    assert.equal(settings.gravitToken, null, 'the GravitLauncher API is off');
+    assert.equal(settings.gravitTokenTtlSeconds, 3600);
   });
 
   it('reads every setting', () => {
@@ -47,6 +49,8 @@ describe('settings', () => {
       OWNER_PASSWORD: 'owner password',
       WORKERS: '4',
       METRICS_TOKEN: 'scrape-token-of-some-length',
+      GRAVIT_TOKEN: 'launchserver-bearer-token',
+      GRAVIT_TOKEN_TTL: '30m',
     });
     assert.equal(settings.port, 9000);
     assert.equal(settings.publicUrl, 'https://skins.example.org');
@@ -56,6 +60,8 @@ describe('settings', () => {
     assert.deepEqual(settings.owner, { username: 'Owner', mail: 'owner@example.org', password: 'owner password' });
     assert.equal(settings.workers, 4);
     assert.equal(settings.metricsToken, 'scrape-token-of-some-length');
+    assert.equal(settings.gravitToken, 'launchserver-bearer-token');
+    assert.equal(settings.gravitTokenTtlSeconds, 1800);
   });
 
   it('names every bad value', () => {
@@ -68,6 +74,13 @@ describe('settings', () => {
     assert.match(problemsOf({ WORKERS: '2' }), /^WORKERS: more than 1 needs REDIS_URL/m);
     assert.equal(parseSettings({ WORKERS: '2', REDIS_URL: 'redis://127.0.0.1:6379' }).workers, 2);
     assert.match(problemsOf({ METRICS_TOKEN: 'short' }), /^METRICS_TOKEN:/m);
+    const shortBearer = problemsOf({ GRAVIT_TOKEN: 'fifteen-bytes!!' });
+    assert.match(shortBearer, /^GRAVIT_TOKEN: must be at least 16 bytes long \(it has 15\)$/m);
+    assert.doesNotMatch(shortBearer, /fifteen/, 'the secret is not repeated');
+    assert.match(problemsOf({ GRAVIT_TOKEN_TTL: 'an hour' }), /^GRAVIT_TOKEN_TTL: must be a whole number of seconds/m);
+    assert.match(problemsOf({ GRAVIT_TOKEN_TTL: '59s' }), /^GRAVIT_TOKEN_TTL: must be at least one minute/m);
+    assert.match(problemsOf({ GRAVIT_TOKEN_TTL: '31d' }), /^GRAVIT_TOKEN_TTL: must be at most 30 days/m);
+    assert.equal(parseSettings({ JWT_TTL: '3650d' }).jwtTtlSeconds, 3650 * 86400, 'JWT_TTL keeps no upper bound');
   });
 
   it('holds OWNER_* to the rules of every account, without repeating the password', () => {

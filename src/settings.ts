@@ -47,6 +47,10 @@ export interface Settings {
   serverName: string;
   /** Whether game servers in offline mode get skins by the offline-mode UUID of a registered name. */
   offlineSkins: boolean;
+  /** The bearer a GravitLauncher LaunchServer sends; null: the /api/gravit/ routes are off. */
+  gravitToken: string | null;
+  /** Lifetime of a launcher access token (GravitLauncher), in seconds. */
+  gravitTokenTtlSeconds: number;
 }
 
 export class SettingsError extends Error {
@@ -109,16 +113,22 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   const jwtSecret = text('JWT_SECRET');
   if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) bad('JWT_SECRET', 'must be at least 32 bytes long');
 
-  let jwtTtlSeconds = 24 * 3600;
-  const rawTtl = text('JWT_TTL');
-  if (rawTtl !== undefined) {
-    const match = /^(\d+)([smhd]?)$/.exec(rawTtl);
-    if (!match) bad('JWT_TTL', 'must be a whole number of seconds, or a number followed by s, m, h or d (for example 24h)');
-    else {
-      jwtTtlSeconds = Number(match[1]) * TTL_UNITS[match[2] || 's']!;
-      if (jwtTtlSeconds < 60) bad('JWT_TTL', 'must be at least one minute');
+  /** A lifetime: seconds, or a number followed by s, m, h or d; from one minute up to `maxSeconds`. */
+  const lifetime = (name: string, fallback: number, maxSeconds: number, example: string) => {
+    const raw = text(name);
+    if (raw === undefined) return fallback;
+    const match = /^(\d+)([smhd]?)$/.exec(raw);
+    if (!match) {
+      bad(name, `must be a whole number of seconds, or a number followed by s, m, h or d (for example ${example})`);
+      return fallback;
     }
-  }
+    const seconds = Number(match[1]) * TTL_UNITS[match[2] || 's']!;
+    if (seconds < 60) bad(name, 'must be at least one minute');
+    else if (seconds > maxSeconds) bad(name, `must be at most ${maxSeconds / 86400} days`);
+    return seconds;
+  };
+
+  const jwtTtlSeconds = lifetime('JWT_TTL', 24 * 3600, Number.POSITIVE_INFINITY, '24h');
 
   const smtpUrl = text('SMTP_URL') ?? null;
   if (smtpUrl !== null && !/^smtps?:\/\/[^/]+/.test(smtpUrl)) bad('SMTP_URL', 'must be smtp://host:port or smtps://user:pass@host:port');
@@ -183,6 +193,13 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   const rawOfflineSkins = text('OFFLINE_SKINS') ?? 'true';
   if (rawOfflineSkins !== 'true' && rawOfflineSkins !== 'false') bad('OFFLINE_SKINS', 'must be true or false');
 
+  const gravitToken = text('GRAVIT_TOKEN') ?? null;
+  // Without the value: it is a secret, shared with the LaunchServer.
+  if (gravitToken !== null && Buffer.byteLength(gravitToken) < 16)
+    problems.push(`GRAVIT_TOKEN: must be at least 16 bytes long (it has ${Buffer.byteLength(gravitToken)})`);
+  // An access token cannot outlive its session, whose refresh token lives 30 days (src/gravit/sessions.ts).
+  const gravitTokenTtlSeconds = lifetime('GRAVIT_TOKEN_TTL', 3600, 30 * 86400, '1h');
+
   if (problems.length > 0) throw new SettingsError(problems);
   return {
     port,
@@ -206,6 +223,8 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     metricsToken,
     serverName,
     offlineSkins: rawOfflineSkins === 'true',
+    gravitToken,
+    gravitTokenTtlSeconds,
   };
 }
 

@@ -417,10 +417,19 @@ function settingChecked<T>(setting: string, check: () => T): T {
   }
 }
 
-/** Ends every session of the user, of every kind: the web's and the game's (a password change or reset, a ban). */
+/**
+ * Ends every session of the user, of every kind: the web's, the game's and the launcher's (a password change or
+ * reset, a ban).
+ */
 export async function revokeAllSessions(db: Executor, userId: number, nowMs: number) {
   await db.updateTable('sessions').set({ revoked_at: nowMs }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
   await revokeGameTokens(db, userId, nowMs);
+  await db
+    .updateTable('launcher_sessions')
+    .set({ revoked_at: nowMs })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** Ends the user's game sessions only (the game's signout). */

@@ -54,7 +54,7 @@ function toRecord(user: UserRow): UserRecord {
     perms: user.perms,
     accessToken: user.access_token,
     serverID: user.server_id,
-    hwidId: user.hwid_id,
+    hwidId: user.hwid_id === null ? null : String(user.hwid_id),
   };
 }
 

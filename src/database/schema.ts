@@ -23,9 +23,11 @@ export interface UsersTable {
   dsid: string | null;
   discord_username: string | null;
   discord_avatar: string | null;
+  /** access_token, server_id, hwid_id: a GravitLauncher LaunchServer's `sql` core writes them; the service never does. */
   access_token: string | null;
   server_id: string | null;
-  hwid_id: string | null;
+  /** bigint on PostgreSQL (the sql core binds a long): an id of `hwids`. */
+  hwid_id: number | null;
   created_at: number;
   updated_at: number;
   selected_skin_id: number | null;
@@ -179,6 +181,54 @@ export interface GameJoinsTable {
   joined_at: number;
 }
 
+/** Launcher sessions (GravitLauncher's HTTP way): a kind of session of their own, with rotating token pairs. */
+export interface LauncherSessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 (hex) of the access token and of the refresh token; the tokens themselves are never stored. */
+  access_hash: string;
+  refresh_hash: string;
+  created_at: number;
+  access_expires_at: number;
+  /** The session ends here: no refresh and no server join after it. */
+  refresh_expires_at: number;
+  revoked_at: number | null;
+}
+
+/** A flag in a table whose layout is GravitLauncher's: boolean on PostgreSQL, 0/1 on SQLite; null when never set. */
+export type GravitFlag = boolean | number | null;
+
+/** Hardware a launcher reported (GravitLauncher's `hwids`, names as its documentation gives them, lower case). */
+export interface HwidsTable {
+  id: Generated<number>;
+  publickey: Buffer | null;
+  hwdiskid: string | null;
+  baseboardserialnumber: string | null;
+  graphiccard: string | null;
+  displayid: Buffer | null;
+  bitness: number | null;
+  totalmemory: number | null;
+  logicalprocessors: number | null;
+  physicalprocessors: number | null;
+  processormaxfreq: number | null;
+  battery: GravitFlag;
+  banned: GravitFlag;
+}
+
+/** GravitLauncher's `hwidLog`: each public key a hardware record was given. */
+export interface HwidLogTable {
+  id: Generated<number>;
+  hwidid: number;
+  newpublickey: Buffer;
+}
+
+/** Which players used which hardware (the HTTP way's link; the sql core uses users.hwid_id instead). */
+export interface HardwareUsersTable {
+  hardware_id: number;
+  user_id: number;
+  connected_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -194,6 +244,10 @@ export interface Database {
   signing_keys: SigningKeysTable;
   game_tokens: GameTokensTable;
   game_joins: GameJoinsTable;
+  launcher_sessions: LauncherSessionsTable;
+  hwids: HwidsTable;
+  hwidlog: HwidLogTable;
+  hardware_users: HardwareUsersTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

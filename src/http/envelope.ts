@@ -36,8 +36,11 @@ export const tooManyRequests = (msg: string, retryAfterSeconds: number) =>
 
 const errorEnvelope = (msg: string): Envelope<object> => ({ error: true, msg, url: null, data: {} });
 
-/** How an API writes an error answer. The envelope is the default; the game and launcher APIs have their own. */
-export type ErrorBody = (status: number, message: string) => unknown;
+/**
+ * How an API writes an error answer. The envelope is the default; the game and launcher APIs have their own. `error`
+ * is the ApiError thrown, when one was (an API may carry more than a status in its own subclass).
+ */
+export type ErrorBody = (status: number, message: string, error?: ApiError) => unknown;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -58,13 +61,13 @@ export function useErrorShape(app: FastifyInstance, prefix: string, body: ErrorB
   app.errorShapes.push({ prefix, body, schema });
 }
 
-function sendError(reply: FastifyReply, status: number, msg: string, headers: Record<string, string> = {}) {
+function sendError(reply: FastifyReply, status: number, msg: string, headers: Record<string, string> = {}, error?: ApiError) {
   const url = reply.request.url;
   const shape = reply.server.errorShapes?.find((candidate) => url.startsWith(candidate.prefix));
   reply
     .code(status)
     .headers(headers)
-    .send(shape ? shape.body(status, msg) : errorEnvelope(msg));
+    .send(shape ? shape.body(status, msg, error) : errorEnvelope(msg));
 }
 
 /** The router's limit on one path value; no identifier of this API comes near it. */
@@ -209,7 +212,7 @@ export function installEnvelope(app: FastifyInstance, options: EnvelopeOptions =
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
-      sendError(reply, error.status, error.message, error.headers);
+      sendError(reply, error.status, error.message, error.headers, error);
       return;
     }
     if (error.validation) {

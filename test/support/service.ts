@@ -108,6 +108,8 @@ export function testSettings(overrides: Partial<Settings>): Settings {
     metricsToken: null,
     serverName: 'Test skins',
     offlineSkins: true,
+    gravitToken: null,
+    gravitTokenTtlSeconds: 3600,
     ...overrides,
   };
 }
@@ -237,6 +239,7 @@ function environmentOf(settings: Settings): Record<string, string> {
     ...(settings.smtpUrl ? { SMTP_URL: settings.smtpUrl } : {}),
     ...(settings.redisUrl ? { REDIS_URL: settings.redisUrl } : {}),
     ...(settings.metricsToken ? { METRICS_TOKEN: settings.metricsToken } : {}),
+    ...(settings.gravitToken ? { GRAVIT_TOKEN: settings.gravitToken, GRAVIT_TOKEN_TTL: String(settings.gravitTokenTtlSeconds) } : {}),
     ...(owner ? { OWNER_USERNAME: owner.username, OWNER_MAIL: owner.mail, OWNER_PASSWORD: owner.password } : {}),
   };
 }

@@ -14,6 +14,7 @@ export interface UserRecord {
   perms: number;
   accessToken: string | null;
   serverID: string | null;
+  /** The bigint users.hwid_id a LaunchServer's sql core writes, as text (interface.md gives a string). */
   hwidId: string | null;
 }
 
