@@ -16,7 +16,13 @@ import { migrateToLatest, openDatabase } from './database/connect.ts';
 import { healthRoutes } from './health/routes.ts';
 import { imageRoutes } from './images/routes.ts';
 import { imageCacheBudgets, ImageService } from './images/service.ts';
-import { envelopeServerOptions, installEnvelope } from './http/envelope.ts';
+import { envelopeServerOptions, installEnvelope, useErrorShape } from './http/envelope.ts';
+import { hardwareAdminRoutes } from './gravit/admin-routes.ts';
+import { GRAVIT_API_PATH, GRAVIT_ERROR_SCHEMA, gravitErrorBody } from './gravit/errors.ts';
+import { HardwareStore } from './gravit/hardware.ts';
+import { gravitRoutes } from './gravit/routes.ts';
+import { GravitService } from './gravit/service.ts';
+import { LauncherSessions } from './gravit/sessions.ts';
 import { requestIdGenerator } from './http/request-id.ts';
 import { Broadcaster, DEFAULT_BROADCAST_OPTIONS, type BroadcastOptions } from './mail/broadcast.ts';
 import { DEFAULT_MAIL_WORKER_OPTIONS, MailWorker, type MailWorkerOptions } from './mail/outbox.ts';
@@ -157,6 +163,7 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
   imageRoutes(app, images);
   const serviceKey = lazyServiceKey(db, clock, 'yggdrasil');
   const players = playerWearingLookups(db);
+  const joins = new JoinRecords(db, clock);
   const yggdrasil = new YggdrasilService({
     db,
     clock,
@@ -164,12 +171,30 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     tokens: new GameTokens(db, clock),
     profiles: new GameProfiles(serviceKey, settings.publicUrl, clock),
     players,
-    joins: new JoinRecords(db, clock),
+    joins,
     wardrobe,
     serviceKey,
     offlineSkins: settings.offlineSkins,
   });
   await yggdrasilRoutes(app, yggdrasil, library, serviceKey, settings);
+  // The hardware a LaunchServer reports; its sql core fills the same tables, so the admin routes are always there.
+  const hardware = new HardwareStore(db, clock);
+  hardwareAdminRoutes(app, hardware);
+  // The GravitLauncher API's error shape also without GRAVIT_TOKEN: a LaunchServer pointed at a service without it
+  // then logs a readable 404 rather than an envelope.
+  useErrorShape(app, GRAVIT_API_PATH, gravitErrorBody, GRAVIT_ERROR_SCHEMA);
+  if (settings.gravitToken !== null) {
+    const gravit = new GravitService({
+      db,
+      clock,
+      credentials,
+      sessions: new LauncherSessions(db, clock, settings.gravitTokenTtlSeconds * 1000),
+      hardware,
+      joins,
+      assetsOf: (uuid) => images.launcherDocument(uuid),
+    });
+    await gravitRoutes(app, gravit, settings.gravitToken);
+  }
   pageRoutes(app, pages);
   return app;
 }

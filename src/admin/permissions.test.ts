@@ -29,6 +29,8 @@ const MATRIX: Record<string, Exclude<Access, 'public'>> = {
   'DELETE /api/admin/user/cape/upload': 'admin',
   'POST /api/admin/user/cape/:identifier': 'admin',
   'GET /api/admin/allcapes': 'moderator',
+  'GET /api/admin/hardware': 'moderator',
+  'PATCH /api/admin/hardware/:id': 'admin',
 };
 
 const NEEDED: Record<Exclude<Access, 'public'>, number> = { registering: 0, player: 0, moderator: 1, admin: 2, owner: 3 };
@@ -65,7 +67,10 @@ describeEachDatabase('permission matrix', (kind) => {
     for (const [route, access] of routes) {
       const [method, path] = route.split(' ') as [string, string];
       // The target is a player, so that an allowed call is not refused by the rule on equal levels.
-      const url = path.replace(':identifier', String(targetId)).replace(':uuid', '00000000-0000-4000-8000-000000000000');
+      const url = path
+        .replace(':identifier', String(targetId))
+        .replace(':uuid', '00000000-0000-4000-8000-000000000000')
+        .replace(':id', '1');
       const body = method === 'GET' || route === 'DELETE /api/home/skins/:uuid' ? undefined : {};
       const call = (token?: string) => service.call(method, url, { token, body });
       assert.equal((await call()).status, 401, `${route} without a token`);

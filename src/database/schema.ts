@@ -26,8 +26,11 @@ export interface UsersTable {
   /** access_token, server_id, hwid_id: a GravitLauncher LaunchServer's `sql` core writes them; the service never does. */
   access_token: string | null;
   server_id: string | null;
-  /** bigint on PostgreSQL (the sql core binds a long): an id of `hwids`. */
-  hwid_id: number | null;
+  /**
+   * An id of `hwids`: bigint on PostgreSQL (the sql core binds a long), text on SQLite (declared so before migration
+   * 005, and SQLite cannot change a column's type). Compare it with the id as text: PostgreSQL reads that as bigint.
+   */
+  hwid_id: number | string | null;
   created_at: number;
   updated_at: number;
   selected_skin_id: number | null;

@@ -36,7 +36,8 @@ describe('OpenAPI document and docs page', () => {
     );
 
   before(async () => {
-    service = await startService('sqlite');
+    // With GRAVIT_TOKEN, so that the GravitLauncher API is there to be documented.
+    service = await startService('sqlite', { settings: { gravitToken: 'a-launchserver-token-for-the-docs' } });
     const reply = await service.call('GET', '/api/openapi.json');
     assert.equal(reply.status, 200);
     document = reply.body;
@@ -69,6 +70,12 @@ describe('OpenAPI document and docs page', () => {
       const operation = documented.get(route);
       assert.ok(operation, `${route} is missing`);
       assert.match(operation.description ?? '', /Access: /, route);
+      if (route.includes(' /api/gravit/')) {
+        // The GravitLauncher API's shared secret, not a user's token.
+        assert.deepEqual(operation.security, [{ gravitToken: [] }], `${route}: the GRAVIT_TOKEN bearer`);
+        assert.ok(operation.responses['401'], `${route}: 401`);
+        continue;
+      }
       assert.equal(operation.security !== undefined, access !== 'public', `${route}: bearer security iff protected`);
       if (access !== 'public') assert.ok(operation.responses['401'] && operation.responses['403'], `${route}: 401 and 403`);
     }
@@ -78,12 +85,15 @@ describe('OpenAPI document and docs page', () => {
     for (const { key, operation } of operations()) {
       assert.ok(operation.summary, `${key}: summary`);
       assert.ok(operation.tags?.length, `${key}: tags`);
-      // The game login answers in the shapes of its specification: 200 or 204 (hasJoined, profile), its own errors.
+      // The game login and the GravitLauncher API answer in the shapes of their clients: 200 or 204 (hasJoined,
+      // profile, hardware lookups), errors of their own.
       const game = key.includes(' /api/yggdrasil');
+      const gravit = key.includes(' /api/gravit/');
       const success = Object.keys(operation.responses).filter((status) => status.startsWith('2'));
-      if (game) assert.ok(success.length >= 1 && success.every((status) => ['200', '204'].includes(status)), `${key}: 200 or 204`);
-      else assert.equal(success.length, 1, `${key}: one success status`);
-      const errorSchema = game ? 'YggdrasilError' : 'ErrorEnvelope';
+      if (game || gravit) {
+        assert.ok(success.length >= 1 && success.every((status) => ['200', '204'].includes(status)), `${key}: 200 or 204`);
+      } else assert.equal(success.length, 1, `${key}: one success status`);
+      const errorSchema = game ? 'YggdrasilError' : gravit ? 'GravitError' : 'ErrorEnvelope';
       for (const [status, response] of Object.entries(operation.responses)) {
         const json = response.content?.['application/json'];
         if (status.startsWith('2') && json) assert.notEqual(json.example, undefined, `${key}: example of the ${status} answer`);

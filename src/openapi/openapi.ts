@@ -36,10 +36,14 @@ const documentRouteOf =
     if (!schema || !DOCUMENTED_PATH.test(url)) return { schema: { ...schema, hide: true }, url };
     const access = route.config?.access ?? 'public';
     const { uploadForm, ...own } = schema;
+    // A route with a secret of its own (the GravitLauncher API's GRAVIT_TOKEN) declares its security and says who
+    // may call it in its description.
+    const ownSecret = own.security !== undefined;
     const hasBody = own.body !== undefined || uploadForm !== undefined;
     const shared: ErrorStatus[] = [];
     if (hasBody || own.params !== undefined || own.querystring !== undefined) shared.push(400);
     if (access !== 'public') shared.push(401, 403);
+    if (ownSecret) shared.push(401);
     if (hasBody) shared.push(413, 415);
     return {
       url,
@@ -47,7 +51,7 @@ const documentRouteOf =
         ...own,
         ...(uploadForm && { body: uploadForm, consumes: ['multipart/form-data'] }),
         ...(access !== 'public' && { security: [{ bearer: [] }] }),
-        description: [own.description, ACCESS_DESCRIPTIONS[access]].filter(Boolean).join('\n\n'),
+        description: ownSecret ? own.description : [own.description, ACCESS_DESCRIPTIONS[access]].filter(Boolean).join('\n\n'),
         response: { ...errorResponsesOf(errorSchemaIdFor(app, url), ...shared), ...(own.response as object) },
       },
     };
@@ -68,7 +72,12 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string) {
           'with the token of POST /api/auth/login.',
       },
       servers: [{ url: publicUrl }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          gravitToken: { type: 'http', scheme: 'bearer', description: 'GRAVIT_TOKEN, the secret shared with the LaunchServer' },
+        },
+      },
       tags: [
         { name: 'auth', description: 'Registration, login, logout and password reset' },
         { name: 'home', description: "The caller's own profile, skins and capes" },
@@ -78,6 +87,11 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string) {
           name: 'game login (Yggdrasil)',
           description:
             "authlib-injector's Yggdrasil API for launchers and game servers, under /api/yggdrasil/; errors are {error, errorMessage}",
+        },
+        {
+          name: 'GravitLauncher',
+          description:
+            "A GravitLauncher LaunchServer's account backend under /api/gravit/ (only with GRAVIT_TOKEN set); errors are {error, code}",
         },
         { name: 'health', description: 'Liveness and readiness' },
       ],

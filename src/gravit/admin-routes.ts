@@ -1,0 +1,56 @@
+// Hardware ids in the admin API (contract section 10): list them with their players, ban or unban one (audited).
+// Served whether or not GRAVIT_TOKEN is set: a LaunchServer's sql core fills the same tables without this API.
+import type { FastifyInstance } from 'fastify';
+import { callerOf } from '../accounts/authenticate.ts';
+import { actorOf } from '../audit/audit.ts';
+import { envelopeSchema, errorResponses, notFound, ok } from '../http/envelope.ts';
+import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
+import type { HardwareStore } from './hardware.ts';
+import { HARDWARE_RECORD_EXAMPLE, HARDWARE_RECORD_SCHEMA } from './shapes.ts';
+
+const tags = ['admin'];
+const HARDWARE_SAVED = 'Hardware saved';
+
+export function hardwareAdminRoutes(app: FastifyInstance, hardware: HardwareStore) {
+  app.get<{ Querystring: PageQuery }>(
+    '/api/admin/hardware',
+    {
+      config: { access: 'moderator' },
+      schema: {
+        summary: 'Hardware ids GravitLauncher reported, newest first, each with the players who used it; paginated',
+        tags,
+        querystring: pageQuerySchema,
+        response: { 200: pageResponse(HARDWARE_RECORD_SCHEMA, HARDWARE_RECORD_EXAMPLE) },
+      },
+    },
+    async (request, reply) => pageEnvelope(reply, await hardware.list(request.query)),
+  );
+
+  app.patch<{ Params: { id: string }; Body: { banned: boolean } }>(
+    '/api/admin/hardware/:id',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: 'Ban or unban a hardware id: a LaunchServer with the hardware feature then refuses that machine',
+        tags,
+        params: { type: 'object', required: ['id'], properties: { id: { type: 'string', pattern: '^[0-9]{1,15}$' } } },
+        body: {
+          type: 'object',
+          required: ['banned'],
+          additionalProperties: false,
+          properties: { banned: { type: 'boolean' } },
+          examples: [{ banned: true }],
+        },
+        response: {
+          200: envelopeSchema(HARDWARE_RECORD_SCHEMA, ok({ ...HARDWARE_RECORD_EXAMPLE, banned: true }, HARDWARE_SAVED)),
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request) => {
+      const id = Number(request.params.id);
+      if (!(await hardware.setBanned(actorOf(callerOf(request).user), id, request.body.banned))) throw notFound(`No hardware ${id}`);
+      return ok(await hardware.record(id), HARDWARE_SAVED);
+    },
+  );
+}

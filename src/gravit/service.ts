@@ -1,0 +1,254 @@
+// The GravitLauncher API (contract section 10), HTTP-free: the routes parse and shape, this decides. Passwords go
+// through the one credential check, accounts through the one standing rule, joins through the join records the game
+// login shares, hardware through the store that audits every change.
+import type { Kysely } from 'kysely';
+import type { Credentials } from '../accounts/credentials.ts';
+import { normalizeUuid } from '../accounts/identifiers.ts';
+import { usernameKey } from '../accounts/rules.ts';
+import { effectiveLevel, LEVELS, type LevelName, STANDING_MESSAGES, standingProblem } from '../accounts/standing.ts';
+import type { Clock } from '../clock.ts';
+import type { Database, UserRow } from '../database/schema.ts';
+import { badRequest, forbidden, notFound } from '../http/envelope.ts';
+import type { LauncherDocument } from '../http/shapes/launcher-document.ts';
+import type { JoinRecords } from '../joins/join-records.ts';
+import { expiredToken, invalidRefreshToken, invalidToken, userBlocked, wrongPassword } from './errors.ts';
+import { factsOf, type HardwareStore, LAUNCHSERVER, type StoredHardware, userHardwareOf } from './hardware.ts';
+import type { LauncherSessions } from './sessions.ts';
+import type { GravitUser, HardwareInfo, UserHardware, UserSession } from './shapes.ts';
+
+export interface GravitDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  credentials: Credentials;
+  sessions: LauncherSessions;
+  hardware: HardwareStore;
+  joins: JoinRecords;
+  /** The launcher document of a player (ImageService.launcherDocument): the User's `assets`. */
+  assetsOf: (uuid: string) => Promise<LauncherDocument>;
+}
+
+/** The account columns a User and the standing rule read, with the role grant that may raise the level. */
+type Account = Pick<UserRow, 'id' | 'username' | 'username_key' | 'uuid' | 'perms' | 'mail_verify' | 'mail_verification'> & {
+  grant_level: number | null;
+  grant_expires_at: number | null;
+};
+
+/** An account that finished registration: it has a player name and UUID. */
+type Player = Account & { username: string; uuid: string };
+
+/** A hardware record named in a call: the UserHardware the LaunchServer got before (its id is what counts). */
+export interface HardwareRef {
+  id: string;
+}
+
+export interface JoinRequest {
+  accessToken: string;
+  serverId: string;
+  username?: string;
+  uuid?: string;
+}
+
+const NOT_JOINED = 'The player has not joined this server: no join with this server id in the last 30 seconds';
+const levelName = (level: number) => (Object.keys(LEVELS) as LevelName[]).find((name) => LEVELS[name] === level) ?? 'player';
+
+export class GravitService {
+  constructor(private readonly deps: GravitDeps) {}
+
+  /** The launcher's login: a new launcher session. There is no two-factor login yet, so no TOTP code is asked for. */
+  async authorize(login: string, password: string): Promise<UserSession> {
+    // The LaunchServer relays the login without the player's address; it limits addresses itself (its AuthLimiter).
+    const user = await this.deps.credentials.check(login, password, null);
+    if (!user) throw wrongPassword();
+    const player = this.mayPlay((await this.account('id', user.id))!);
+    return this.userSession(await this.deps.sessions.issue(player.id), player);
+  }
+
+  /** The session of a live access token; 1001 when only its life is over (the launcher then refreshes), else 1000. */
+  async sessionByToken(accessToken: string): Promise<UserSession> {
+    const session = await this.deps.sessions.byAccessToken(accessToken);
+    const account = session && (await this.account('id', session.userId));
+    if (!session || !account || this.standingProblemOf(account) !== null) throw invalidToken();
+    if (session.accessExpiresAt <= this.deps.clock.now()) throw expiredToken();
+    return this.userSession({ ...session, accessToken }, account as Player);
+  }
+
+  /** A new token pair for the session; the old pair stops working at once. */
+  async refresh(refreshToken: string): Promise<UserSession> {
+    const session = await this.deps.sessions.rotate(refreshToken);
+    const account = session && (await this.account('id', session.userId));
+    if (!session || !account || this.standingProblemOf(account) !== null) throw invalidRefreshToken();
+    return this.userSession(session, account as Player);
+  }
+
+  async userByUsername(username: string): Promise<GravitUser> {
+    const account = await this.account('username_key', usernameKey(username));
+    if (!account) throw notFound(`No player is named ${username}`);
+    return this.userOf(account as Player);
+  }
+
+  async userByUuid(uuid: string): Promise<GravitUser> {
+    const id = normalizeUuid(uuid);
+    if (!id) throw badRequest('query parameter "uuid" must be a UUID');
+    const account = await this.account('uuid', id);
+    if (!account) throw notFound(`No player has the UUID ${id}`);
+    return this.userOf(account as Player);
+  }
+
+  /**
+   * The game joins a server with the launcher's access token: recorded for checkServer. A token past its life still
+   * joins (the game keeps it for its whole run); a revoked or ended session does not.
+   */
+  async joinServer(request: JoinRequest): Promise<void> {
+    if (request.username === undefined && request.uuid === undefined) {
+      throw badRequest('Send the player as "username" or "uuid" (or both)');
+    }
+    const session = await this.deps.sessions.byAccessToken(request.accessToken);
+    const account = session && (await this.account('id', session.userId));
+    if (!account) throw invalidToken();
+    const player = this.mayPlay(account);
+    const otherName = request.username !== undefined && usernameKey(request.username) !== player.username_key;
+    const otherUuid = request.uuid !== undefined && normalizeUuid(request.uuid) !== player.uuid;
+    if (otherName || otherUuid) throw forbidden('This access token is another player’s');
+    // The request comes from the LaunchServer, not from the player: there is no player address to record.
+    await this.deps.joins.remember(player.id, request.serverId, null);
+  }
+
+  /** The player, when their latest join (at most 30 seconds old) carried this server id. */
+  async checkServer(username: string, serverId: string): Promise<GravitUser> {
+    const account = await this.account('username_key', usernameKey(username));
+    if (!account || this.standingProblemOf(account) !== null) throw forbidden(NOT_JOINED);
+    if (!(await this.deps.joins.joined(account.id, serverId))) throw forbidden(NOT_JOINED);
+    return this.userOf(account as Player);
+  }
+
+  /**
+   * GravitLauncher's json password verifier: whether `password` is the password of the account whose stored hash
+   * `encryptedPassword` is, and that account may play (so a ban holds for a LaunchServer reading the users table).
+   */
+  async verifyPassword(encryptedPassword: string, password: string): Promise<boolean> {
+    const user = await this.deps.credentials.checkStoredHash(encryptedPassword, password);
+    return user !== null && standingProblem({ ...user, level: user.perms }) === null;
+  }
+
+  // ---- hardware ----
+
+  async hardwareByKey(publicKey: string): Promise<UserHardware | null> {
+    return this.presented(await this.deps.hardware.byPublicKey(Buffer.from(publicKey, 'base64url')));
+  }
+
+  async hardwareByData(info: Partial<HardwareInfo>): Promise<UserHardware | null> {
+    return this.presented(await this.deps.hardware.byData(factsOf(info)));
+  }
+
+  async hardwareById(id: string): Promise<UserHardware | null> {
+    return this.presented(await this.deps.hardware.byId(Number(id)));
+  }
+
+  async createHardware(info: Partial<HardwareInfo>, publicKey: string): Promise<UserHardware> {
+    return userHardwareOf(await this.deps.hardware.create(LAUNCHSERVER, factsOf(info), Buffer.from(publicKey, 'base64url')));
+  }
+
+  /** Links the player of the session (by the UUID of its user) to the hardware. */
+  async connectHardware(ref: HardwareRef, playerUuid: string): Promise<void> {
+    const hardware = await this.mustHardware(ref);
+    const uuid = normalizeUuid(playerUuid);
+    const account = uuid && (await this.account('uuid', uuid));
+    if (!account) throw notFound(`No player has the UUID ${playerUuid}`);
+    await this.deps.hardware.connect(LAUNCHSERVER, hardware.id, account.id);
+  }
+
+  async addPublicKey(ref: HardwareRef, publicKey: string): Promise<void> {
+    const hardware = await this.mustHardware(ref);
+    await this.deps.hardware.addPublicKey(LAUNCHSERVER, hardware.id, Buffer.from(publicKey, 'base64url'));
+  }
+
+  async setHardwareBanned(ref: HardwareRef, banned: boolean): Promise<void> {
+    const hardware = await this.mustHardware(ref);
+    await this.deps.hardware.setBanned(LAUNCHSERVER, hardware.id, banned);
+  }
+
+  /** The players who used the hardware. */
+  async hardwareUsers(ref: HardwareRef): Promise<GravitUser[]> {
+    const hardware = await this.mustHardware(ref);
+    const users: GravitUser[] = [];
+    for (const userId of await this.deps.hardware.userIds(hardware.id)) {
+      const account = await this.account('id', userId);
+      if (account?.uuid && account.username) users.push(await this.userOf(account as Player));
+    }
+    return users;
+  }
+
+  private presented(hardware: StoredHardware | null): UserHardware | null {
+    return hardware && userHardwareOf(hardware);
+  }
+
+  private async mustHardware(ref: HardwareRef): Promise<StoredHardware> {
+    const hardware = await this.deps.hardware.byId(Number(ref.id));
+    if (!hardware) throw notFound(`No hardware ${ref.id}`);
+    return hardware;
+  }
+
+  // ---- accounts ----
+
+  /** The account with its role grant (the level a role raises). */
+  private account(column: 'id' | 'uuid' | 'username_key', value: number | string): Promise<Account | undefined> {
+    return this.deps.db
+      .selectFrom('users')
+      .leftJoin('role_grants', 'role_grants.user_id', 'users.id')
+      .select([
+        'users.id',
+        'users.username',
+        'users.username_key',
+        'users.uuid',
+        'users.perms',
+        'users.mail_verify',
+        'users.mail_verification',
+        'role_grants.role_level as grant_level',
+        'role_grants.expires_at as grant_expires_at',
+      ])
+      .where(`users.${column}`, '=', value)
+      .executeTakeFirst();
+  }
+
+  private level(account: Account): number {
+    const grant = account.grant_level === null ? null : { role_level: account.grant_level, expires_at: account.grant_expires_at };
+    return effectiveLevel(account.perms, grant, this.deps.clock.now());
+  }
+
+  private standingProblemOf(account: Account) {
+    return standingProblem({ ...account, level: this.level(account) });
+  }
+
+  /** Banned, unverified and unfinished accounts may not play: banned is GravitLauncher's auth.userblocked. */
+  private mayPlay(account: Account): Player {
+    const problem = this.standingProblemOf(account);
+    if (problem === 'banned') throw userBlocked();
+    if (problem) throw forbidden(STANDING_MESSAGES[problem]);
+    return account as Player;
+  }
+
+  private async userOf(player: Player): Promise<GravitUser> {
+    const level = this.level(player);
+    return {
+      username: player.username,
+      uuid: player.uuid,
+      permissions: [],
+      roles: [levelName(level)],
+      assets: await this.deps.assetsOf(player.uuid),
+      banned: level === LEVELS.banned,
+    };
+  }
+
+  private async userSession(
+    session: { id: number; accessToken: string; refreshToken?: string; accessExpiresAt: number },
+    player: Player,
+  ): Promise<UserSession> {
+    return {
+      id: String(session.id),
+      accessToken: session.accessToken,
+      ...(session.refreshToken !== undefined ? { refreshToken: session.refreshToken } : {}),
+      expire: Math.max(0, Math.ceil((session.accessExpiresAt - this.deps.clock.now()) / 1000)),
+      user: await this.userOf(player),
+    };
+  }
+}
