@@ -4,22 +4,30 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { actorOf } from '../audit/audit.ts';
 import { envelopeSchema, errorResponses, notFound, ok } from '../http/envelope.ts';
-import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
-import type { HardwareStore } from './hardware.ts';
+import { pageEnvelope, pageQuerySchema, pageResponse } from '../http/pagination.ts';
+import type { HardwareQuery, HardwareStore } from './hardware.ts';
 import { HARDWARE_RECORD_EXAMPLE, HARDWARE_RECORD_SCHEMA } from './shapes.ts';
 
 const tags = ['admin'];
 const HARDWARE_SAVED = 'Hardware saved';
 
 export function hardwareAdminRoutes(app: FastifyInstance, hardware: HardwareStore) {
-  app.get<{ Querystring: PageQuery }>(
+  app.get<{ Querystring: HardwareQuery }>(
     '/api/admin/hardware',
     {
       config: { access: 'moderator' },
       schema: {
-        summary: 'Hardware ids GravitLauncher reported, newest first, each with the players who used it; paginated',
+        summary:
+          'Hardware ids GravitLauncher reported, newest first, each with the players who used it; paginated; user: only that player’s',
         tags,
-        querystring: pageQuerySchema,
+        querystring: {
+          ...pageQuerySchema,
+          properties: {
+            ...pageQuerySchema.properties,
+            // At most PostgreSQL's largest integer, the type of user ids there.
+            user: { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'a user id: only the hardware that player used' },
+          },
+        },
         response: { 200: pageResponse(HARDWARE_RECORD_SCHEMA, HARDWARE_RECORD_EXAMPLE) },
       },
     },

@@ -568,6 +568,47 @@ describeEachDatabase('GravitLauncher API', (kind) => {
     );
   });
 
+  it('lists only the hardware one player used, linked by this API or by the sql core, each once', async () => {
+    const steve = await player();
+    const viaSqlCore = await player();
+    const nobody = await player();
+    const token = await service.ownerToken();
+    const create = async () => {
+      const created = await launchServer.post('hardware/create', { info: report(), publicKey: launcherKey() });
+      assert.ok(created.ok);
+      return created.result;
+    };
+    const [first, second] = [await create(), await create()];
+    await create(); // nobody's
+    const steveSession = await authorize(steve.username, steve.password);
+    for (const hardware of [first, second]) await launchServer.post('hardware/connect', { hardware, userSession: steveSession });
+    // Steve is on the first through both links; the sql core links the other player to the second.
+    await sql`update users set hwid_id = ${first.id} where id = ${steve.id}`.execute(service.db);
+    await sql`update users set hwid_id = ${second.id} where id = ${viaSqlCore.id}`.execute(service.db);
+
+    const listed = async (query: string) => {
+      const reply = await service.call('GET', `/api/admin/hardware?${query}`, { token });
+      assert.equal(reply.status, 200, reply.body?.msg);
+      return { ids: reply.body.data.map((record: { id: string }) => record.id), total: Number(reply.headers['x-total-count']) };
+    };
+    assert.deepEqual(await listed(`user=${steve.id}`), { ids: [second.id, first.id], total: 2 }, 'newest first, each once');
+    assert.deepEqual(await listed(`user=${steve.id}&limit=1&offset=1`), { ids: [first.id], total: 2 });
+    assert.deepEqual(await listed(`user=${viaSqlCore.id}`), { ids: [second.id], total: 1 });
+    assert.deepEqual(await listed(`user=${nobody.id}`), { ids: [], total: 0 });
+    assert.deepEqual(await listed('user=999999999'), { ids: [], total: 0 }, 'no such user: nothing');
+    const filtered = await service.call('GET', `/api/admin/hardware?user=${viaSqlCore.id}`, { token });
+    assert.deepEqual(
+      filtered.body.data[0].users.map((user: { id: number }) => user.id),
+      [steve.id, viaSqlCore.id],
+      'a record still names all its players',
+    );
+    for (const user of ['0', '-1', 'abc', '1.5', '2147483648']) {
+      const refusedQuery = await service.call('GET', `/api/admin/hardware?user=${user}`, { token });
+      assert.equal(refusedQuery.status, 400, user);
+      assert.match(refusedQuery.body.msg, /user/, user);
+    }
+  });
+
   it('refuses a wrong or missing bearer on every call with 401 {error, code} and changes nothing', async () => {
     const steve = await player();
     const before = await counts();

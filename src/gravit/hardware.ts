@@ -13,6 +13,11 @@ import type { PageQuery } from '../http/pagination.ts';
 import { type HardwareFacts, MATCH_LEVEL, matchLevel } from './hardware-match.ts';
 import type { HardwareInfo, HardwareRecord, UserHardware } from './shapes.ts';
 
+/** The admin list's query: a page, and optionally only the hardware one player (a user id) used. */
+export interface HardwareQuery extends PageQuery {
+  user?: number;
+}
+
 /** Who the LaunchServer's calls are recorded as in the audit log. */
 export const LAUNCHSERVER: Actor = { id: null, name: 'launchserver' };
 
@@ -226,14 +231,30 @@ export class HardwareStore {
     return rows.map((row) => row.id);
   }
 
-  /** One page of every hardware record, newest first, with its players. */
-  async list(page: PageQuery): Promise<{ records: HardwareRecord[]; total: number }> {
+  /** One page of the hardware records (only those `user` used, when given), newest first, with their players. */
+  async list(query: HardwareQuery): Promise<{ records: HardwareRecord[]; total: number }> {
+    const { user } = query;
+    const all = this.db.selectFrom('hwids');
+    // One IN over the union of the player's links either way: the index of hardware_users by user and the users
+    // primary key give the ids, the hwids primary key the rows (an OR of two INs would scan every hwids row).
+    const records =
+      user === undefined
+        ? all
+        : all.where((eb) =>
+            eb(
+              'hwids.id',
+              'in',
+              eb
+                .selectFrom('hardware_users')
+                .select('hardware_users.hardware_id as id')
+                .where('hardware_users.user_id', '=', user)
+                // hwid_id is text on SQLite, which compares it with the integer id as a number (the column's affinity).
+                .union(eb.selectFrom('users').select('users.hwid_id as id').where('users.id', '=', user).$castTo<{ id: number }>()),
+            ),
+          );
     const [rows, { total }] = await Promise.all([
-      this.db.selectFrom('hwids').selectAll().orderBy('id', 'desc').limit(page.limit).offset(page.offset).execute(),
-      this.db
-        .selectFrom('hwids')
-        .select((eb) => eb.fn.countAll<number>().as('total'))
-        .executeTakeFirstOrThrow(),
+      records.selectAll().orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
+      records.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
     return { records: await this.withPlayers(rows), total: Number(total) };
   }
