@@ -3,18 +3,22 @@
 // The browser opens the service by 127.0.0.1 while its PUBLIC_URL names another host, as when a home-server owner
 // first tries it by the machine's address: the API's absolute `url` values and mailed links say http://skins.test.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
+import { HARDWARE_INFO_EXAMPLE } from '../gravit/shapes.ts';
 import { decodePng } from '../rendering/png.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { browserMissing, DESKTOP, launchBrowser, PHONE, screenshot, watchPage } from '../../test/support/browser.ts';
 import { fixture, FIXTURES } from '../../test/support/fixtures.ts';
+import { LaunchServerRequester } from '../../test/support/launchserver.ts';
 import { freePort } from '../../test/support/net.ts';
 import { OWNER, PUBLIC_URL, startService, uniqueName, type TestService } from '../../test/support/service.ts';
 import { linkIn, mailTo } from '../../test/support/smtp.ts';
 
 const skipReason = browserMissing();
+/** The LaunchServer's secret: the GravitLauncher API is on, so that the tests can report hardware through it. */
+const GRAVIT_TOKEN = 'launchserver-shared-secret-0123';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** How many pixels of a screenshot are far from the page's white and grey: a drawn figure, not an empty canvas. */
@@ -37,7 +41,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
     if (skipReason) return;
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
-    service = await startService(kind, { settings: { owner: OWNER, port } });
+    service = await startService(kind, { settings: { owner: OWNER, port, gravitToken: GRAVIT_TOKEN } });
     await service.app.listen({ port, host: '127.0.0.1' });
     browser = await launchBrowser();
   });
@@ -302,6 +306,110 @@ describeEachDatabase('web pages in a browser', (kind) => {
     await visitor.goto(`${origin}/admin`);
     await visitor.getByText('This console needs permission level 1').waitFor();
   });
+
+  it(
+    'lists the hardware GravitLauncher reported with its players, and lets the owner ban it there and unban it on the player',
+    { skip: skipReason ?? false },
+    async () => {
+      // A LaunchServer reports a player's machine and links the player to it, as at a launcher start.
+      const account = await service.registerPlayer();
+      const launchServer = new LaunchServerRequester(service, GRAVIT_TOKEN);
+      const info = { ...HARDWARE_INFO_EXAMPLE, hwDiskId: `DISK-${uniqueName()}`, baseboardSerialNumber: `BOARD-${uniqueName()}` };
+      const created = await launchServer.post('hardware/create', { info, publicKey: randomBytes(91).toString('base64url') });
+      assert.ok(created.ok);
+      const hardware = created.result;
+      const session = await launchServer.post('authorize', { login: account.username, password: account.password });
+      assert.ok(session.ok);
+      assert.ok((await launchServer.post('hardware/connect', { hardware, userSession: session.result })).ok);
+      const ownerToken = await service.ownerToken();
+      const playerId = (await service.call('GET', `/api/admin/users?search=${account.username}`, { token: ownerToken })).body.data[0].id;
+      /** The player's hardware as the admin API lists it: [id, banned] each. */
+      const playersHardware = async () =>
+        (await service.call('GET', `/api/admin/hardware?user=${playerId}`, { token: ownerToken })).body.data.map(
+          (record: { id: string; banned: boolean }) => [record.id, record.banned],
+        );
+
+      const owner = await openPage(DESKTOP);
+      const dialogs: string[] = [];
+      owner.on('dialog', (dialog) => dialogs.push(dialog.message()));
+      await logIn(owner, OWNER.username, OWNER.password);
+      await owner.getByRole('link', { name: 'Admin' }).click();
+      await owner.getByRole('link', { name: 'Hardware' }).click();
+      await owner.waitForURL(`${origin}/admin?tab=hardware`);
+
+      // The row says what the machine is in plain words, and who used it.
+      const row = owner.getByRole('row', { name: new RegExp(info.hwDiskId) });
+      const cells = async () => (await row.getByRole('cell').allInnerTexts()).map((text) => text.replace(/\u00a0/g, ' ').trim());
+      await row.waitFor();
+      assert.deepEqual(await cells(), [
+        hardware.id,
+        info.hwDiskId,
+        info.baseboardSerialNumber,
+        'NVIDIA GeForce RTX 3060',
+        '16 GiB',
+        '4 cores, 8 threads, 3.6 GHz',
+        account.username,
+        'no',
+        'Ban',
+      ]);
+
+      // Ban asks in the page first; Cancel changes nothing.
+      await row.getByRole('button', { name: 'Ban' }).click();
+      const askBan = owner.getByRole('alertdialog', { name: `Ban hardware ${hardware.id}` });
+      assert.match(await askBan.innerText(), new RegExp(`every account: ${account.username}\\.`));
+      await askBan.getByRole('button', { name: 'Cancel' }).click();
+      await askBan.waitFor({ state: 'detached' });
+      assert.deepEqual(await playersHardware(), [[hardware.id, false]], 'cancelled: not banned');
+      await row.getByRole('button', { name: 'Ban' }).click();
+      await screenshot(owner, `${kind}-11-admin-hardware-asking`);
+      await askBan.getByRole('button', { name: `Ban hardware ${hardware.id}` }).click();
+      await owner
+        .getByRole('status')
+        .filter({ hasText: `Hardware ${hardware.id} is banned` })
+        .waitFor();
+      await row.getByRole('cell', { name: 'banned', exact: true }).waitFor();
+      assert.deepEqual(await playersHardware(), [[hardware.id, true]]);
+      const seen = await launchServer.post('hardware/getbyid', { id: hardware.id });
+      assert.equal(seen.ok && seen.result.banned, true, 'the LaunchServer sees the ban');
+      await screenshot(owner, `${kind}-11-admin-hardware`);
+
+      // The player's name leads to the user editor, which lists the same machine; unban it there.
+      await row.getByRole('link', { name: account.username }).click();
+      const editor = owner.getByRole('region', { name: `User ${account.username}` });
+      const editorRow = editor.getByRole('row', { name: new RegExp(info.hwDiskId) });
+      await editorRow.getByRole('cell', { name: 'banned', exact: true }).waitFor();
+      await editorRow.getByRole('button', { name: 'Unban' }).click();
+      await editor
+        .getByRole('alertdialog', { name: `Unban hardware ${hardware.id}` })
+        .getByRole('button', { name: `Unban hardware ${hardware.id}` })
+        .click();
+      await editor
+        .getByRole('status')
+        .filter({ hasText: `Hardware ${hardware.id} is no longer banned` })
+        .waitFor();
+      await editorRow.getByRole('cell', { name: 'no', exact: true }).waitFor();
+      assert.deepEqual(await playersHardware(), [[hardware.id, false]]);
+      await screenshot(owner, `${kind}-12-admin-user-hardware`, editor);
+      assert.deepEqual(dialogs, [], 'no browser dialog: the confirmations are in the page');
+
+      const audit = await service.call('GET', `/api/admin/audit?iss=${OWNER.username}&limit=1000`, { token: ownerToken });
+      const changes = audit.body.data
+        .filter((entry: { details: { hardware?: number } | null }) => entry.details?.hardware === Number(hardware.id))
+        .map((entry: { action: string }) => entry.action);
+      assert.deepEqual(changes, ['hardware.unban', 'hardware.ban'], 'each change audited as the owner');
+
+      // A moderator sees the list and the players, without the buttons.
+      const helper = await service.registerPlayer();
+      const promoted = await service.call('PATCH', `/api/admin/user/${helper.username}`, { token: ownerToken, body: { perms: 1 } });
+      assert.equal(promoted.status, 200, promoted.body?.msg);
+      const moderator = await openPage(PHONE);
+      await logIn(moderator, helper.username, helper.password);
+      await moderator.goto(`${origin}/admin?tab=hardware`);
+      const moderatorRow = moderator.getByRole('row', { name: new RegExp(info.hwDiskId) });
+      await moderatorRow.getByRole('link', { name: account.username }).waitFor();
+      assert.equal(await moderator.getByRole('button', { name: /ban/i }).count(), 0);
+    },
+  );
 
   it(
     'leads from the start page and from protected pages to the login page, and from there back',

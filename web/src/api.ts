@@ -1,13 +1,14 @@
 // The one way the pages talk to the service: JSON in the envelope ({error, msg, url, data}), the token from login
 // kept in localStorage, and the API's own message shown when something is refused.
 
+import type { HardwareRecord } from '../../src/gravit/shapes.ts';
 import type { AuditEntry } from '../../src/http/shapes/audit-entry.ts';
 import type { CapeRecord } from '../../src/http/shapes/cape-record.ts';
 import type { SkinRecord } from '../../src/http/shapes/skin-record.ts';
 import type { UserDetail } from '../../src/http/shapes/user-detail.ts';
 import type { UserRecord } from '../../src/http/shapes/user-record.ts';
 
-export type { AuditEntry, CapeRecord, SkinRecord, UserDetail, UserRecord };
+export type { AuditEntry, CapeRecord, HardwareRecord, SkinRecord, UserDetail, UserRecord };
 
 const TOKEN_KEY = 'skinservice.token';
 

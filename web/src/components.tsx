@@ -1,6 +1,6 @@
 // Shared building blocks: the page frame, labelled fields, and forms that show the API's own messages.
 import type { ComponentChildren } from 'preact';
-import { useRef, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
 import { Link } from './router.tsx';
 
@@ -112,6 +112,41 @@ export function Notice(props: { kind: 'error' | 'ok'; children: ComponentChildre
 export function askNewName(current: string, rename: (name: string) => void) {
   const name = prompt('New name for this skin', current)?.trim();
   if (name) rename(name);
+}
+
+/**
+ * Asks in the page before an action that is hard to undo, unlike window.confirm: the question stays readable beside
+ * what it is about, and it looks the same in every browser. The confirm button takes the focus; Escape cancels.
+ */
+export function Confirmation(props: {
+  children: ComponentChildren;
+  confirmLabel: string;
+  danger?: boolean;
+  onConfirm: () => void;
+  onCancel: () => void;
+}) {
+  const [id] = useState(() => `confirmation-${(nextFieldId += 1)}`);
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => confirm.current?.focus(), []);
+  return (
+    <div
+      class={props.danger ? 'card confirmation danger' : 'card confirmation'}
+      role="alertdialog"
+      aria-label={props.confirmLabel}
+      aria-describedby={id}
+      onKeyDown={(event) => event.key === 'Escape' && props.onCancel()}
+    >
+      <p id={id}>{props.children}</p>
+      <div class="actions">
+        <button ref={confirm} type="button" class={props.danger ? 'danger' : undefined} onClick={props.onConfirm}>
+          {props.confirmLabel}
+        </button>
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </div>
+  );
 }
 
 export function messageOf(error: unknown): string {

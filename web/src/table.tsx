@@ -7,7 +7,11 @@ import { messageOf } from './components.tsx';
 const PAGE_SIZE = 20;
 
 /** A scrollable table of records, one row per record. */
-export function Table<T extends { id: number }>(props: { headers: string[]; rows: T[] | null; cells: (row: T) => ComponentChildren[] }) {
+export function Table<T extends { id: number | string }>(props: {
+  headers: string[];
+  rows: T[] | null;
+  cells: (row: T) => ComponentChildren[];
+}) {
   return (
     <div class="table">
       <table>

@@ -1,6 +1,6 @@
-// /admin: the console for levels 1 and up. Moderators read; admins edit users, skins and capes; owners also set
-// levels, grant roles and mail everyone (contract section 3). The API checks every call; the console only hides
-// what the caller's level cannot do.
+// /admin: the console for levels 1 and up. Moderators read; admins edit users, skins and capes and ban hardware;
+// owners also set levels, grant roles and mail everyone (contract section 3). The API checks every call; the console
+// only hides what the caller's level cannot do.
 import { useEffect, useState } from 'preact/hooks';
 import { api, LEVEL_NAMES, LEVELS, session, type UserDetail } from '../../api.ts';
 import { Header, Notice, Page, messageOf } from '../../components.tsx';
@@ -8,6 +8,7 @@ import { Link, navigate, useLocation } from '../../router.tsx';
 import { logOut } from '../home.tsx';
 import { AuditSection } from './audit.tsx';
 import { CapesSection } from './capes.tsx';
+import { HardwareSection } from './hardware.tsx';
 import { MailSection } from './mail.tsx';
 import { SkinsSection } from './skins.tsx';
 import { UsersSection } from './users.tsx';
@@ -16,6 +17,7 @@ const TABS = [
   { id: 'users', label: 'Users', level: LEVELS.moderator },
   { id: 'skins', label: 'Skins', level: LEVELS.moderator },
   { id: 'capes', label: 'Capes', level: LEVELS.moderator },
+  { id: 'hardware', label: 'Hardware', level: LEVELS.moderator },
   { id: 'audit', label: 'Audit log', level: LEVELS.moderator },
   { id: 'mail', label: 'Mail everyone', level: LEVELS.owner },
 ] as const;
@@ -73,6 +75,7 @@ export function AdminPage() {
         {tab.id === 'users' && <UsersSection level={level} editing={query.get('user')} />}
         {tab.id === 'skins' && <SkinsSection level={level} />}
         {tab.id === 'capes' && <CapesSection level={level} />}
+        {tab.id === 'hardware' && <HardwareSection level={level} />}
         {tab.id === 'audit' && <AuditSection />}
         {tab.id === 'mail' && <MailSection />}
       </Page>

@@ -1,7 +1,8 @@
-// One user: the fields an admin may change, the owner's role grants, and the user's skins.
+// One user: the fields an admin may change, the owner's role grants, the user's skins and hardware.
 import { useEffect, useState } from 'preact/hooks';
 import { api, LEVEL_NAMES, LEVELS, textureUrls, type SkinRecord, type UserDetail, type UserRecord } from '../../api.ts';
 import { Field, Form, Notice, messageOf } from '../../components.tsx';
+import { HardwareList } from './hardware.tsx';
 
 /** Sends only the fields that differ from the loaded user: a PATCH is all or nothing. */
 export function UserEditor(props: { identifier: string; level: number; onSaved: () => void }) {
@@ -9,12 +10,16 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
   // The stored level: PermLvl in the detail is the effective one, raised by a role grant, and must not be
   // written back as if it were stored.
   const [storedPerms, setStoredPerms] = useState<number | null>(null);
+  // The hardware list is filtered by user id, which the detail does not carry: it comes with the stored level.
+  const [userId, setUserId] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = async () => {
     try {
       const detail = (await api.get<UserDetail>(`/api/admin/user/${props.identifier}`)).data;
       const records = (await api.get<UserRecord[]>('/api/admin/users', { search: detail.Username || detail.Mail, limit: 100 })).data;
-      setStoredPerms(records.find((record) => record.uuid === detail.Uuid)?.perms ?? null);
+      const record = records.find((candidate) => candidate.uuid === detail.Uuid);
+      setStoredPerms(record?.perms ?? null);
+      setUserId(record?.id ?? null);
       setUser(detail);
     } catch (failure) {
       setError(messageOf(failure));
@@ -81,6 +86,12 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
       )}
       {isOwner && <RoleGrant identifier={props.identifier} onGranted={load} />}
       <UserSkins identifier={props.identifier} />
+      {userId !== null && (
+        <>
+          <h3>Hardware this player launched the game on</h3>
+          <HardwareList level={props.level} user={userId} empty="None reported (hardware comes from a GravitLauncher LaunchServer)." />
+        </>
+      )}
     </section>
   );
 }
