@@ -4,6 +4,9 @@ import type { Executor } from '../database/schema.ts';
 import { notFound } from '../http/envelope.ts';
 import { usernameKey } from './rules.ts';
 
+/** User ids are PostgreSQL `integer`s: a larger number names nobody (and must not reach the database, which refuses it). */
+export const MAX_USER_ID = 2_147_483_647;
+
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
 /** The UUID in its stored form (lower case with dashes), or null when `value` is not a UUID. */
@@ -18,7 +21,9 @@ export async function userByIdentifier(db: Executor, identifier: string) {
   const uuid = normalizeUuid(identifier);
   const query = db.selectFrom('users').selectAll();
   const user = /^\d{1,15}$/.test(identifier)
-    ? await query.where('id', '=', Number(identifier)).executeTakeFirst()
+    ? Number(identifier) > MAX_USER_ID
+      ? undefined
+      : await query.where('id', '=', Number(identifier)).executeTakeFirst()
     : uuid
       ? await query.where('uuid', '=', uuid).executeTakeFirst()
       : await query.where('username_key', '=', usernameKey(identifier)).executeTakeFirst();

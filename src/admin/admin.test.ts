@@ -79,6 +79,11 @@ describeEachDatabase('user administration', (kind) => {
     const byId = await service.call('GET', `/api/admin/user/${await idOf(player.username)}`, { token: moderator.token });
     assert.equal(byId.body.data.Username, player.username);
     assert.equal((await service.call('GET', '/api/admin/user/nobody_here', { token: moderator.token })).status, 404);
+    // Beyond PostgreSQL's integer: nobody, not a database error.
+    for (const url of ['/api/admin/user/99999999999', '/api/admin/users/skin/99999999999']) {
+      assert.equal((await service.call('GET', url, { token: moderator.token })).status, 404, url);
+    }
+    assert.equal((await service.call('GET', '/api/admin/audit?for=99999999999', { token: moderator.token })).status, 400);
   });
 
   it('lets an admin edit players but not users at or above their level, nor perms', async () => {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
+import { MAX_USER_ID } from '../accounts/identifiers.ts';
 import { actorOf } from '../audit/audit.ts';
 import type { Broadcaster } from '../mail/broadcast.ts';
 import { AUDIT_ENTRY_EXAMPLE, AUDIT_ENTRY_SCHEMA } from '../http/shapes/audit-entry.ts';
@@ -151,7 +152,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
           ...pageQuerySchema,
           properties: {
             ...pageQuerySchema.properties,
-            for: { type: 'integer', minimum: 0 },
+            for: { type: 'integer', minimum: 0, maximum: MAX_USER_ID },
             iss: { type: 'string', maxLength: 254 },
             action: { type: 'string', maxLength: 64 },
             since: { type: 'integer', minimum: 0 },

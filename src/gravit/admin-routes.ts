@@ -2,6 +2,7 @@
 // Served whether or not GRAVIT_TOKEN is set: a LaunchServer's sql core fills the same tables without this API.
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
+import { MAX_USER_ID } from '../accounts/identifiers.ts';
 import { actorOf } from '../audit/audit.ts';
 import { envelopeSchema, errorResponses, notFound, ok } from '../http/envelope.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse } from '../http/pagination.ts';
@@ -25,7 +26,7 @@ export function hardwareAdminRoutes(app: FastifyInstance, hardware: HardwareStor
           properties: {
             ...pageQuerySchema.properties,
             // At most PostgreSQL's largest integer, the type of user ids there.
-            user: { type: 'integer', minimum: 1, maximum: 2_147_483_647, description: 'a user id: only the hardware that player used' },
+            user: { type: 'integer', minimum: 1, maximum: MAX_USER_ID, description: 'a user id: only the hardware that player used' },
           },
         },
         response: { 200: pageResponse(HARDWARE_RECORD_SCHEMA, HARDWARE_RECORD_EXAMPLE) },
