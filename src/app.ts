@@ -132,6 +132,7 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     credentials,
     mailQueued: () => mailWorker.wake(),
     texturesChanged: () => images.forgetResolutions(),
+    releaseTextures: (work) => library.releasing(work),
     publicUrl: settings.publicUrl,
   });
   if (settings.owner) {

@@ -1,6 +1,7 @@
 // Routes of the account flows (interface.md 4.1) and the player's own profile (contract section 6).
 import type { FastifyInstance } from 'fastify';
 import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
+import { ACCOUNT_SESSION_SCHEMA, ACCOUNT_SESSIONS_EXAMPLE } from '../http/shapes/account-session.ts';
 import { BASE } from '../http/shapes/example-story.ts';
 import { USER_DETAIL_EXAMPLE, USER_DETAIL_SCHEMA } from '../http/shapes/user-detail.ts';
 import { callerOf } from './authenticate.ts';
@@ -26,6 +27,8 @@ const LOGGED_OUT = 'Logged out';
 const RESET_SENT = 'If an account has this mail address, a code was sent to it';
 const PASSWORD_RESET = 'Password updated; log in with the new password';
 const FINISHED = 'Registration finished';
+const LOGGED_OUT_EVERYWHERE = 'Logged out everywhere: every session of this account ended, this one too';
+const DELETED = 'Your account was deleted';
 
 export function accountRoutes(app: FastifyInstance, accounts: AccountService, profiles: Profiles, wardrobe: SelectionCheck) {
   app.post<{ Body: { mail: string; password: string } }>(
@@ -207,6 +210,51 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
             ? 'Saved; confirm the new mail address with the code we sent'
             : 'Saved';
       return ok(await profiles.detail(user, caller.level), message);
+    },
+  );
+
+  app.get(
+    '/api/home/sessions',
+    {
+      config: { access: 'player' },
+      schema: {
+        summary:
+          "The account's live sessions of every kind: web logins, game tokens (Yggdrasil) and launcher sessions (GravitLauncher); current marks the caller's",
+        tags: ['home'],
+        response: { 200: envelopeSchema({ type: 'array', items: ACCOUNT_SESSION_SCHEMA }, ok(ACCOUNT_SESSIONS_EXAMPLE)) },
+      },
+    },
+    async (request) => ok(await accounts.sessions(callerOf(request))),
+  );
+
+  app.delete(
+    '/api/home/sessions',
+    {
+      config: { access: 'player' },
+      schema: {
+        summary: "Log out everywhere: revokes every session of every kind, the caller's own included",
+        tags: ['home'],
+        response: emptyEnvelope(LOGGED_OUT_EVERYWHERE, `${BASE}/login`),
+      },
+    },
+    async (request) => {
+      return ok({}, LOGGED_OUT_EVERYWHERE, await accounts.logoutEverywhere(callerOf(request)));
+    },
+  );
+
+  app.delete<{ Body: { password: string } }>(
+    '/api/home',
+    {
+      config: { access: 'player' },
+      schema: {
+        summary: 'Delete the own account (password required): skins, sessions, tokens and cape ownership go; the last owner cannot',
+        tags: ['home'],
+        body: { ...bodyOf({ password: 'correct horse battery' }), additionalProperties: false },
+        response: { ...emptyEnvelope(DELETED, `${BASE}/`), ...errorResponses(401, 403, 429) },
+      },
+    },
+    async (request) => {
+      return ok({}, DELETED, await accounts.deleteAccount(callerOf(request), request.body.password));
     },
   );
 }

@@ -1,11 +1,12 @@
 // The account flows of interface.md 3 and 4.1 as contract section 2 decides them. HTTP-free: routes call these.
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { actorOf, recordAudit, SYSTEM, type Actor } from '../audit/audit.ts';
-import type { Clock } from '../clock.ts';
-import { isUniqueViolation } from '../database/dialect.ts';
+import { unixSeconds, type Clock } from '../clock.ts';
+import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
 import { ApiError, badRequest, conflict, forbidden, unauthorized } from '../http/envelope.ts';
+import type { AccountSession } from '../http/shapes/account-session.ts';
 import { queueMail } from '../mail/outbox.ts';
 import { resetPasswordMessage, verifyMailMessage } from '../mail/templates.ts';
 import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
@@ -29,8 +30,13 @@ export interface AccountDeps {
   mailQueued: () => void;
   /** Called after a change of the textures a player wears has committed (cached images resolve it anew). */
   texturesChanged: () => void;
+  /** Runs work that removes texture references in a transaction, then frees the textures nothing refers to any
+   * more (TextureLibrary.releasing, which textures/ implements). */
+  releaseTextures: TextureRelease;
   publicUrl: string;
 }
+
+export type TextureRelease = <T>(work: (trx: Transaction<Database>) => Promise<{ result: T; released: string[] }>) => Promise<T>;
 
 /** The columns a change of the worn skin and cape writes, checked by the wardrobe. */
 export type SelectionChanges = Partial<Pick<UserRow, 'selected_skin_id' | 'selected_cape_id'>>;
@@ -54,6 +60,13 @@ export interface HomeChange {
    * what the player asked for (for the audit log). */
   selection?: { columns: SelectionChanges; choice: TextureChoice };
 }
+
+/** Each kind of session: its table, and the column holding when it ends unless renewed. */
+const SESSION_TABLES = [
+  ['web', 'sessions', 'expires_at'],
+  ['game', 'game_tokens', 'expires_at'],
+  ['launcher', 'launcher_sessions', 'refresh_expires_at'],
+] as const;
 
 const WRONG_CODE = 'The code is wrong, expired or already used';
 const WRONG_CREDENTIALS = 'Wrong username or password';
@@ -302,6 +315,86 @@ export class AccountService {
     return this.reload(userId);
   }
 
+  /**
+   * The account's live sessions of every kind, oldest first within a kind: web sessions and game tokens neither
+   * revoked nor past their end, launcher sessions neither revoked nor past their refresh token's end (an access
+   * token past its life is refreshed by the launcher, so the session still lasts).
+   */
+  async sessions(caller: Caller): Promise<AccountSession[]> {
+    const { db, clock } = this.deps;
+    const now = clock.now();
+    const userId = caller.user.id;
+    const listed: AccountSession[] = [];
+    for (const [kind, table, endColumn] of SESSION_TABLES) {
+      const ends = sql.ref<number>(`${table}.${endColumn}`);
+      const rows = await db
+        .selectFrom(table)
+        .select(['id', 'created_at', ends.as('ends_at')])
+        .where('user_id', '=', userId)
+        .where('revoked_at', 'is', null)
+        .where(ends, '>', now)
+        .orderBy('id')
+        .execute();
+      for (const row of rows) {
+        listed.push({
+          kind,
+          id: row.id,
+          created: unixSeconds(row.created_at),
+          expires: unixSeconds(row.ends_at),
+          current: kind === 'web' && row.id === caller.sessionId,
+        });
+      }
+    }
+    return listed;
+  }
+
+  /** Log out everywhere: every session of every kind, the caller's own included. */
+  async logoutEverywhere(caller: Caller): Promise<string> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const now = this.deps.clock.now();
+      await revokeAllSessions(trx, caller.user.id, now);
+      await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.logout_everywhere', target: caller.user.id });
+    });
+    return this.link('/login');
+  }
+
+  /**
+   * Deletes the caller's account after checking the password: its skins (their textures freed when nothing else
+   * refers to them) and its row, which takes its sessions, tokens, codes, role grant, cape ownership and hardware
+   * links with it (ON DELETE CASCADE). The audit log keeps its entries (plain ids, no foreign key) and gains
+   * `user.delete`, which names the account by its username only. The last owner stays, as the admin rules keep one.
+   */
+  async deleteAccount(caller: Caller, password: string): Promise<string> {
+    await this.confirmPassword(caller, password, 'password');
+    const userId = caller.user.id;
+    await this.deps.releaseTextures(async (trx) => {
+      const now = this.deps.clock.now();
+      let user = trx.selectFrom('users').select(['perms', 'username', 'mail']).where('id', '=', userId);
+      // SQLite serialises write transactions by itself; on PostgreSQL two owners deleting themselves at once must
+      // not both see the other one still there.
+      let owners = trx.selectFrom('users').select('id').where('perms', '=', LEVELS.owner);
+      if (isPostgres(trx)) {
+        user = user.forUpdate();
+        owners = owners.forUpdate();
+      }
+      const { perms } = await user.executeTakeFirstOrThrow();
+      if (perms === LEVELS.owner && (await owners.execute()).length <= 1) {
+        throw forbidden('The last owner cannot delete their account: make another account an owner first');
+      }
+      const skins = await trx.deleteFrom('skins').where('user_id', '=', userId).returning(['uuid', 'texture_digest']).execute();
+      await trx.deleteFrom('users').where('id', '=', userId).execute();
+      await recordAudit(trx, now, {
+        actor: actorOf(caller.user),
+        action: 'user.delete',
+        target: userId,
+        details: { skins: skins.length },
+      });
+      return { result: undefined, released: skins.map((skin) => skin.texture_digest) };
+    });
+    this.deps.texturesChanged();
+    return this.link('/');
+  }
+
   /** Creates the owner account named by the settings, unless an account has that mail already. */
   async ensureOwner(owner: OwnerSettings): Promise<'created' | 'exists'> {
     const { db, clock } = this.deps;
@@ -326,6 +419,11 @@ export class AccountService {
 
   private async checkCurrentPassword(caller: Caller, currentPassword: string | undefined) {
     if (currentPassword === undefined) throw badRequest('current_password is required to change the password or mail');
+    await this.confirmPassword(caller, currentPassword, 'current_password');
+  }
+
+  /** Checks the account's own password, counting a wrong one on the account's login-failure limit. */
+  private async confirmPassword(caller: Caller, given: string, field: string) {
     const accountKey = accountFailureKey(caller.user.id);
     await this.deps.limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountKey);
     const { password } = await this.deps.db
@@ -333,9 +431,9 @@ export class AccountService {
       .select('password')
       .where('id', '=', caller.user.id)
       .executeTakeFirstOrThrow();
-    if (!(await verifyPassword(password, currentPassword))) {
+    if (!(await verifyPassword(password, given))) {
       await this.deps.limiter.count(RULES.loginFailuresPerAccount, accountKey);
-      throw unauthorized('current_password is wrong');
+      throw unauthorized(`${field} is wrong`);
     }
   }
 
