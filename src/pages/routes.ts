@@ -1,11 +1,13 @@
 // Serves the browser app built by Vite (web/ into web/dist at install time): every page path answers with
 // index.html, unknown page paths get it too (with a 404, for the app's own not-found page), and the hashed
-// bundles under /assets are cached for good. The files are read once at start.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+// bundles under /assets are cached for good. The files are read once at start, with the brotli and gzip copies the
+// build made of them (src/pages/encodings.ts); each answer is the one the browser's Accept-Encoding takes.
+import { existsSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, notFound } from '../http/envelope.ts';
+import { chooseEncoding, COMPRESSED_SUFFIXES, readBuiltFile, type BuiltFile } from './encodings.ts';
 
 /** The paths the API's `url` values and its mails point to, plus the admin console. */
 export const PAGE_PATHS = [
@@ -46,36 +48,45 @@ const CONTENT_SECURITY_POLICY = [
 /** The built app, read once at start: index.html (null when the app is not built) and the files under assets/. */
 export interface BuiltPages {
   dir: string;
-  index: Buffer | null;
-  assets: Map<string, Buffer>;
+  index: BuiltFile | null;
+  assets: Map<string, BuiltFile>;
 }
 
 export function readBuiltPages(webDir = DEFAULT_WEB_DIR): BuiltPages {
   const indexFile = join(webDir, 'index.html');
   const assetsDir = join(webDir, 'assets');
+  const names = existsSync(assetsDir)
+    ? readdirSync(assetsDir).filter((name) => !COMPRESSED_SUFFIXES.some((suffix) => name.endsWith(suffix)))
+    : [];
   return {
     dir: webDir,
-    index: existsSync(indexFile) ? readFileSync(indexFile) : null,
-    assets: new Map(existsSync(assetsDir) ? readdirSync(assetsDir).map((name) => [name, readFileSync(join(assetsDir, name))]) : []),
+    index: existsSync(indexFile) ? readBuiltFile(indexFile) : null,
+    assets: new Map(names.map((name) => [name, readBuiltFile(join(assetsDir, name))])),
   };
 }
 
-function sendApp(reply: FastifyReply, index: Buffer) {
-  return reply
-    .header('content-security-policy', CONTENT_SECURITY_POLICY)
-    .header('x-content-type-options', 'nosniff')
-    .header('cache-control', 'no-cache')
-    .type('text/html; charset=utf-8')
-    .send(index);
+/** The file in the coding the request accepts; Vary tells caches that the answer depends on Accept-Encoding. */
+function sendBuiltFile(request: FastifyRequest, reply: FastifyReply, file: BuiltFile) {
+  const { body, coding } = chooseEncoding(file, request.headers['accept-encoding']);
+  if (Object.keys(file.compressed).length > 0) reply.header('vary', 'accept-encoding');
+  if (coding) reply.header('content-encoding', coding);
+  return reply.header('x-content-type-options', 'nosniff').send(body);
+}
+
+// no-cache: the browser asks again every time (answered from its cache only after revalidating), so a new build's
+// index.html, naming new hashed files, is seen at once.
+function sendApp(request: FastifyRequest, reply: FastifyReply, index: BuiltFile) {
+  reply.header('content-security-policy', CONTENT_SECURITY_POLICY).header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+  return sendBuiltFile(request, reply, index);
 }
 
 export function pageRoutes(app: FastifyInstance, pages: BuiltPages) {
   if (!pages.index) app.log.warn({ webDir: pages.dir }, 'the web front end is not built (npm run build:web): pages answer 503');
 
   for (const path of PAGE_PATHS) {
-    app.get(path, async (_request, reply) => {
+    app.get(path, async (request, reply) => {
       if (!pages.index) throw new ApiError(503, 'The web front end is not built: run npm run build:web');
-      return sendApp(reply, pages.index);
+      return sendApp(request, reply, pages.index);
     });
   }
 
@@ -83,14 +94,13 @@ export function pageRoutes(app: FastifyInstance, pages: BuiltPages) {
     '/assets/:name',
     { schema: { params: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 128 } } } } },
     async (request, reply) => {
-      const body = pages.assets.get(request.params.name);
-      if (!body) throw notFound(`No asset ${request.params.name}`);
+      const file = pages.assets.get(request.params.name);
+      if (!file) throw notFound(`No asset ${request.params.name}`);
       // Vite puts a content hash in every asset name, so a name never changes meaning.
-      return reply
+      reply
         .header('cache-control', 'public, max-age=31536000, immutable')
-        .header('x-content-type-options', 'nosniff')
-        .type(CONTENT_TYPES[extname(request.params.name)] ?? 'application/octet-stream')
-        .send(body);
+        .type(CONTENT_TYPES[extname(request.params.name)] ?? 'application/octet-stream');
+      return sendBuiltFile(request, reply, file);
     },
   );
 }
@@ -111,7 +121,7 @@ export function answerUnknownPage(pages: BuiltPages) {
     if (page !== path && PAGE_PATHS.includes(page)) {
       void reply.redirect(queryAt < 0 ? page : page + request.url.slice(queryAt), 301);
     } else {
-      void sendApp(reply.code(404), pages.index);
+      void sendApp(request, reply.code(404), pages.index);
     }
     return true;
   };
