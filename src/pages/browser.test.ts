@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Response } from 'playwright-core';
 import { HARDWARE_INFO_EXAMPLE } from '../gravit/shapes.ts';
 import { decodePng } from '../rendering/png.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
@@ -20,6 +20,10 @@ const skipReason = browserMissing();
 /** The LaunchServer's secret: the GravitLauncher API is on, so that the tests can report hardware through it. */
 const GRAVIT_TOKEN = 'launchserver-shared-secret-0123';
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+
+/** A line of three.js that survives minifying (its warnings name the renderer): how a chunk holding it is known. */
+const THREE_JS = /THREE\.WebGLRenderer/;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** How many pixels of a screenshot are far from the page's white and grey: a drawn figure, not an empty canvas. */
 function paintedPixels(png: Buffer): number {
@@ -463,6 +467,58 @@ describeEachDatabase('web pages in a browser', (kind) => {
     assert.equal(api.status, 404);
     assert.equal(api.body.error, true);
   });
+
+  /**
+   * Goes to a page by `arrive` in a fresh browser context (nothing cached) and waits for its first heading: the bytes
+   * of every response (headers and body as sent, so compressed), the first contentful paint, and the scripts that
+   * hold three.js.
+   */
+  const coldLoad = async (arrive: (page: Page) => Promise<unknown>) => {
+    const page = await openPage(PHONE);
+    const finished: Promise<number>[] = [];
+    const scripts: Response[] = [];
+    page.on('requestfinished', (request) => {
+      finished.push(request.sizes().then((sizes) => sizes.responseHeadersSize + sizes.responseBodySize));
+    });
+    page.on('response', (response) => {
+      if (response.request().resourceType() === 'script') scripts.push(response);
+    });
+    await arrive(page);
+    await page.getByRole('heading').first().waitFor();
+    await page.waitForLoadState('networkidle');
+    const firstPaint = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN);
+    const bytes = (await Promise.all(finished)).reduce((sum, size) => sum + size, 0);
+    const withThreeJs: string[] = [];
+    for (const script of scripts) if (THREE_JS.test((await script.body()).toString())) withThreeJs.push(new URL(script.url()).pathname);
+    await page.context().close();
+    return { bytes, firstPaint, requests: finished.length, withThreeJs };
+  };
+
+  it(
+    'loads the login page without three.js, compressed, and records its bytes and first paint',
+    { skip: skipReason ?? false },
+    async (t) => {
+      const loads = [];
+      for (let round = 0; round < 5; round++) loads.push(await coldLoad((page) => page.goto(`${origin}/login`)));
+      const bytes = median(loads.map((load) => load.bytes));
+      const firstPaint = median(loads.map((load) => load.firstPaint));
+      t.diagnostic(
+        `/login, cold cache, median of ${loads.length}: ${bytes} bytes transferred in ${loads[0]!.requests} requests, ` +
+          `first contentful paint ${firstPaint.toFixed(0)} ms`,
+      );
+      for (const load of loads) assert.deepEqual(load.withThreeJs, [], 'the login page downloads no chunk with three.js');
+      assert.ok(bytes < 30_000, `the login page transfers ${bytes} bytes (about 50,000 uncompressed)`);
+      assert.ok(firstPaint > 0, 'the browser reports a first contentful paint');
+
+      // The profile still gets the 3D preview: three.js comes there, as a chunk of its own, once the page is up.
+      const home = await coldLoad(async (page) => {
+        await logIn(page, OWNER.username, OWNER.password);
+        await page.locator('figure.preview[data-skin]').waitFor();
+      });
+      assert.equal(home.withThreeJs.length, 1, 'the profile loads the three.js chunk');
+      t.diagnostic(`/login, logging in, then /home, cold cache: ${home.bytes} bytes transferred in ${home.requests} requests`);
+    },
+  );
 
   it('serves every page path as the app, assets for good, and nothing from another origin', { skip: skipReason ?? false }, async () => {
     for (const path of ['/login', '/register/confirm?code=X', '/home', '/admin']) {
