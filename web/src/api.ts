@@ -50,7 +50,7 @@ function withQuery(path: string, query?: Query): string {
 async function request<T>(
   method: string,
   path: string,
-  options: { body?: unknown; form?: FormData; query?: Query } = {},
+  options: { body?: unknown; form?: FormData; query?: Query; sendsPassword?: boolean } = {},
 ): Promise<Envelope<T>> {
   const headers: Record<string, string> = {};
   const token = session.token();
@@ -66,7 +66,8 @@ async function request<T>(
   const json = (await response.json().catch(() => null)) as { error?: boolean; msg?: string; url?: string | null; data?: T } | null;
   if (!response.ok || !json || json.error) {
     // A revoked or expired token: forget it, so the next page asks for a login instead of failing again.
-    if (response.status === 401) session.clear();
+    // Not when the request sent the account's password: its 401 says the password is wrong, the token still works.
+    if (response.status === 401 && !options.sendsPassword) session.clear();
     throw new ApiError(response.status, json?.msg ?? `The service answered ${response.status}`);
   }
   const total = response.headers.get('x-total-count');
@@ -85,6 +86,8 @@ export const api = {
   patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, { body }),
   delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, { body }),
   upload: <T>(path: string, form: FormData) => request<T>('POST', path, { form }),
+  /** A DELETE whose body carries the account's own password (deleting the account). */
+  deleteWithPassword: <T>(path: string, body: unknown) => request<T>('DELETE', path, { body, sendsPassword: true }),
 };
 
 /** Permission levels of contract section 3. */

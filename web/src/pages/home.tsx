@@ -6,6 +6,7 @@ import { askNewName, CopyField, Field, Form, Header, Notice, Page, messageOf, us
 import { leaveNote } from '../flash.ts';
 import { Link, navigate } from '../router.tsx';
 import { SkinPreview } from '../viewer.tsx';
+import { DeleteAccount, Sessions } from './self-service.tsx';
 
 interface Wardrobe {
   profile: UserDetail;
@@ -98,6 +99,10 @@ export function HomePage() {
         </div>
         <GameLogin apiRoot={gameApiRoot} uuid={profile.Uuid} />
         <AccountForms />
+        <div class="columns">
+          <Sessions />
+          <DeleteAccount username={profile.Username} skins={skins.length} capes={capes.length} />
+        </div>
       </Page>
     </>
   );
