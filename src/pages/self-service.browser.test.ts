@@ -119,4 +119,28 @@ describeEachDatabase('self-service pages in a browser', (kind) => {
     await page.getByRole('alert').getByText('Wrong username or password').waitFor();
     assert.equal(page.url(), `${origin}/login`);
   });
+
+  it(
+    'keeps the player logged in after a wrong current password on the password and mail forms',
+    { skip: skipReason ?? false },
+    async () => {
+      const player = await service.registerPlayer();
+      const page = await openPage();
+      await logIn(page, player.username, player.password);
+      const token = await tokenOf(page);
+      for (const [heading, newValue] of [
+        ['Change password', { label: 'New password', value: 'another good password' }],
+        ['Change mail address', { label: 'New mail address', value: 'elsewhere@example.org' }],
+      ] as const) {
+        const form = page.locator('section.card', { has: page.getByRole('heading', { name: heading }) });
+        await form.getByLabel(newValue.label).fill(newValue.value);
+        await form.getByLabel('Current password').fill('not the password');
+        await form.getByRole('button', { name: heading === 'Change password' ? 'Change password' : 'Change mail' }).click();
+        await form.getByText('current_password is wrong').waitFor();
+        assert.equal(page.url(), `${origin}/home`, heading);
+        assert.equal(await tokenOf(page), token, `${heading}: the page keeps its token`);
+      }
+      assert.equal((await service.call('GET', '/api/home', { token: token! })).status, 200);
+    },
+  );
 });

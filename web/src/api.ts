@@ -47,10 +47,13 @@ function withQuery(path: string, query?: Query): string {
   return text ? `${path}?${text}` : path;
 }
 
+/** Whether a body carries the account's own password (a password or mail change, deleting the account). */
+const sendsPassword = (body: unknown) => typeof body === 'object' && body !== null && ('password' in body || 'current_password' in body);
+
 async function request<T>(
   method: string,
   path: string,
-  options: { body?: unknown; form?: FormData; query?: Query; sendsPassword?: boolean } = {},
+  options: { body?: unknown; form?: FormData; query?: Query } = {},
 ): Promise<Envelope<T>> {
   const headers: Record<string, string> = {};
   const token = session.token();
@@ -67,7 +70,7 @@ async function request<T>(
   if (!response.ok || !json || json.error) {
     // A revoked or expired token: forget it, so the next page asks for a login instead of failing again.
     // Not when the request sent the account's password: its 401 says the password is wrong, the token still works.
-    if (response.status === 401 && !options.sendsPassword) session.clear();
+    if (response.status === 401 && !sendsPassword(options.body)) session.clear();
     throw new ApiError(response.status, json?.msg ?? `The service answered ${response.status}`);
   }
   const total = response.headers.get('x-total-count');
@@ -86,8 +89,6 @@ export const api = {
   patch: <T>(path: string, body: unknown) => request<T>('PATCH', path, { body }),
   delete: <T>(path: string, body?: unknown) => request<T>('DELETE', path, { body }),
   upload: <T>(path: string, form: FormData) => request<T>('POST', path, { form }),
-  /** A DELETE whose body carries the account's own password (deleting the account). */
-  deleteWithPassword: <T>(path: string, body: unknown) => request<T>('DELETE', path, { body, sendsPassword: true }),
 };
 
 /** Permission levels of contract section 3. */

@@ -97,7 +97,7 @@ export function DeleteAccount(props: { username: string; skins: number; capes: n
     action.run(async () => {
       setAsking(false);
       try {
-        await api.deleteWithPassword('/api/home', { password });
+        await api.delete('/api/home', { password });
       } catch (error) {
         passwordField.current?.querySelector('input')?.focus();
         throw error;
