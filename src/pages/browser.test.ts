@@ -9,11 +9,10 @@ import type { Browser, Page, Response } from 'playwright-core';
 import { HARDWARE_INFO_EXAMPLE } from '../gravit/shapes.ts';
 import { decodePng } from '../rendering/png.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
-import { browserMissing, DESKTOP, launchBrowser, PHONE, screenshot, watchPage } from '../../test/support/browser.ts';
+import { browserMissing, DESKTOP, servePagesToBrowser, PHONE, screenshot, watchPage } from '../../test/support/browser.ts';
 import { fixture, FIXTURES } from '../../test/support/fixtures.ts';
 import { LaunchServerRequester } from '../../test/support/launchserver.ts';
-import { freePort } from '../../test/support/net.ts';
-import { OWNER, PUBLIC_URL, startService, uniqueName, type TestService } from '../../test/support/service.ts';
+import { OWNER, PUBLIC_URL, uniqueName, type TestService } from '../../test/support/service.ts';
 import { linkIn, mailTo } from '../../test/support/smtp.ts';
 
 const skipReason = browserMissing();
@@ -41,18 +40,12 @@ describeEachDatabase('web pages in a browser', (kind) => {
   let browser: Browser;
   let origin: string;
 
+  let close: (() => Promise<void>) | undefined;
   before(async () => {
     if (skipReason) return;
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    service = await startService(kind, { settings: { owner: OWNER, port, gravitToken: GRAVIT_TOKEN } });
-    await service.app.listen({ port, host: '127.0.0.1' });
-    browser = await launchBrowser();
+    ({ service, browser, origin, close } = await servePagesToBrowser(kind, GRAVIT_TOKEN));
   });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  after(() => close?.());
 
   const openPage = async (viewport: { width: number; height: number }): Promise<Page> => {
     const context = await browser.newContext({ viewport });

@@ -4,10 +4,9 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { describeEachDatabase } from '../../test/support/databases.ts';
-import { browserMissing, DESKTOP, launchBrowser, watchPage } from '../../test/support/browser.ts';
+import { browserMissing, DESKTOP, servePagesToBrowser, watchPage } from '../../test/support/browser.ts';
 import { LaunchServerRequester } from '../../test/support/launchserver.ts';
-import { freePort } from '../../test/support/net.ts';
-import { OWNER, startService, type TestService } from '../../test/support/service.ts';
+import type { TestService } from '../../test/support/service.ts';
 
 const skipReason = browserMissing();
 const GRAVIT_TOKEN = 'launchserver-shared-secret-0123';
@@ -17,18 +16,12 @@ describeEachDatabase('self-service pages in a browser', (kind) => {
   let browser: Browser;
   let origin: string;
 
+  let close: (() => Promise<void>) | undefined;
   before(async () => {
     if (skipReason) return;
-    const port = await freePort();
-    origin = `http://127.0.0.1:${port}`;
-    service = await startService(kind, { settings: { owner: OWNER, port, gravitToken: GRAVIT_TOKEN } });
-    await service.app.listen({ port, host: '127.0.0.1' });
-    browser = await launchBrowser();
+    ({ service, browser, origin, close } = await servePagesToBrowser(kind, GRAVIT_TOKEN));
   });
-  after(async () => {
-    await browser?.close();
-    await service?.close();
-  });
+  after(() => close?.());
 
   const openPage = async (): Promise<Page> => {
     const context = await browser.newContext({ viewport: DESKTOP });

@@ -2,6 +2,9 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { DatabaseKind } from './databases.ts';
+import { freePort } from './net.ts';
+import { OWNER, startService, type TestService } from './service.ts';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -24,6 +27,26 @@ export function launchBrowser(): Promise<Browser> {
       '--disable-sync',
     ],
   });
+}
+
+/**
+ * The service listening on a free port of 127.0.0.1 (its PUBLIC_URL stays the tests' other host, as a home server
+ * reached by its address), with the OWNER and a GRAVIT_TOKEN, and a browser to open its pages.
+ */
+export async function servePagesToBrowser(kind: DatabaseKind, gravitToken: string) {
+  const port = await freePort();
+  const service: TestService = await startService(kind, { settings: { owner: OWNER, port, gravitToken } });
+  await service.app.listen({ port, host: '127.0.0.1' });
+  const browser = await launchBrowser();
+  return {
+    service,
+    browser,
+    origin: `http://127.0.0.1:${port}`,
+    close: async () => {
+      await browser.close();
+      await service.close();
+    },
+  };
 }
 
 export const PHONE = { width: 390, height: 844 };
