@@ -9,7 +9,7 @@ import type { Browser, Page, Response } from 'playwright-core';
 import { HARDWARE_INFO_EXAMPLE } from '../gravit/shapes.ts';
 import { decodePng } from '../rendering/png.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
-import { browserMissing, DESKTOP, servePagesToBrowser, PHONE, screenshot, watchPage } from '../../test/support/browser.ts';
+import { browserMissing, DESKTOP, servePagesToBrowser, PHONE, screenshot, SITE_NAME, watchPage } from '../../test/support/browser.ts';
 import { fixture, FIXTURES } from '../../test/support/fixtures.ts';
 import { LaunchServerRequester } from '../../test/support/launchserver.ts';
 import { OWNER, PUBLIC_URL, uniqueName, type TestService } from '../../test/support/service.ts';
@@ -18,6 +18,11 @@ import { linkIn, mailTo } from '../../test/support/smtp.ts';
 const skipReason = browserMissing();
 /** The LaunchServer's secret: the GravitLauncher API is on, so that the tests can report hardware through it. */
 const GRAVIT_TOKEN = 'launchserver-shared-secret-0123';
+/** The real time, moved on by the tests past waits the service imposes (one mail a minute to an address). */
+const clock = {
+  ahead: 0,
+  now: () => Date.now() + clock.ahead,
+};
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 
 /** A line of three.js that survives minifying (its warnings name the renderer): how a chunk holding it is known. */
@@ -43,7 +48,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
   let close: (() => Promise<void>) | undefined;
   before(async () => {
     if (skipReason) return;
-    ({ service, browser, origin, close } = await servePagesToBrowser(kind, GRAVIT_TOKEN));
+    ({ service, browser, origin, close } = await servePagesToBrowser(kind, GRAVIT_TOKEN, clock));
   });
   after(() => close?.());
 
@@ -71,22 +76,61 @@ describeEachDatabase('web pages in a browser', (kind) => {
     await page.waitForURL(`${origin}/home`);
   };
 
+  /** The header's link to the front page, which names the site. */
+  const siteNameInHeader = (page: Page) => page.getByRole('banner').getByRole('link', { name: SITE_NAME });
+
   it('takes a player from registration to wearing a cape the owner granted', { skip: skipReason ?? false }, async () => {
     const player = await openPage(PHONE);
     const username = uniqueName('web');
     const mail = `${username}@example.org`;
     const password = 'correct horse battery';
 
-    // Step 1: register; the page says a code was sent.
+    // Step 1: register. A confirmation that differs from the password is refused in the page, on its field, and
+    // nothing is sent; then the page says a code was sent.
+    const registrations: string[] = [];
+    player.on('request', (request) => void (request.url().endsWith('/api/auth/register') && registrations.push(request.method())));
     await player.goto(`${origin}/register`);
+    await siteNameInHeader(player).waitFor();
     await player.getByLabel('Mail address').fill(mail);
-    await player.getByLabel('Password').fill(password);
+    await player.getByLabel('Password', { exact: true }).fill(password);
+    await player.getByLabel('Password (again)').fill('correct horse battery staple');
+    await player.getByRole('button', { name: 'Register' }).click();
+    const again = player.getByLabel('Password (again)');
+    await player.waitForFunction(() => document.activeElement?.getAttribute('name') === 'password_again');
+    assert.equal(await again.getAttribute('aria-invalid'), 'true');
+    const mismatch = player.locator(`#${await again.getAttribute('aria-describedby')}`);
+    assert.equal(await mismatch.innerText(), 'The two passwords differ: type the same password twice.');
+    await screenshot(player, `${kind}-0-register-mismatch-phone`);
+    assert.deepEqual(registrations, [], 'nothing sent');
+    assert.equal(service.mailbox.messages.filter(mailTo(mail)).length, 0, 'no mail');
+    await again.fill(password);
     await player.getByRole('button', { name: 'Register' }).click();
     await player.waitForURL(`${origin}/register/confirm`);
     await player.getByText(`We sent a code to ${mail}`).waitFor();
+    assert.deepEqual(registrations, ['POST']);
+    const firstMail = await service.mailbox.waitFor(mailTo(mail));
 
-    // Step 2: the link from the mail that arrived at the SMTP server confirms at once.
-    const link = linkIn(await service.mailbox.waitFor(mailTo(mail)));
+    // No mail seen? The confirm page sends it again: a second mail with a new link.
+    const sendAgain = player.getByRole('region', { name: 'No mail?' });
+    await sendAgain.getByLabel('Mail address').fill(mail);
+    await sendAgain.getByLabel('Password').fill(password);
+    await sendAgain.getByRole('button', { name: 'Send the mail again' }).click();
+    // At once, the service says to wait (one mail a minute to an address); a minute later it sends.
+    await sendAgain
+      .getByRole('alert')
+      .getByText(/wait a minute/)
+      .waitFor();
+    clock.ahead += 61_000;
+    await sendAgain.getByRole('button', { name: 'Send the mail again' }).click();
+    await sendAgain
+      .getByRole('status')
+      .filter({ hasText: `We sent a new code to ${mail}.` })
+      .waitFor();
+    const secondMail = await service.mailbox.waitFor((candidate) => mailTo(mail)(candidate) && candidate !== firstMail);
+    assert.notEqual(linkIn(secondMail), linkIn(firstMail), 'a new code');
+
+    // Step 2: the link from the newest mail that arrived at the SMTP server confirms at once.
+    const link = linkIn(secondMail);
     assert.ok(link.startsWith(`${PUBLIC_URL}/register/confirm?code=`), link);
     await player.goto(onThisOrigin(link));
     await player.waitForURL(`${origin}/login`);
@@ -94,7 +138,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
 
     // A wrong password shows the API's own message; then login leads to step 3.
     await player.getByLabel('Username or mail').fill(mail);
-    await player.getByLabel('Password').fill('wrong password');
+    await player.getByLabel('Password', { exact: true }).fill('wrong password');
     await player.getByRole('button', { name: 'Log in' }).click();
     await player.getByRole('alert').waitFor();
     assert.match(await player.getByRole('alert').innerText(), /password/i);
@@ -190,6 +234,14 @@ describeEachDatabase('web pages in a browser', (kind) => {
       const card = page.getByRole('region', { name: 'Play Minecraft with this account' });
       assert.equal(await card.getByLabel('Authentication server address', { exact: true }).inputValue(), apiRoot);
       assert.equal(await card.getByLabel('Your UUID', { exact: true }).inputValue(), uuid);
+      // The launcher document is at PUBLIC_URL too, and it is this player's.
+      const launcherDocument = `${PUBLIC_URL}/api/skin/launcher/${uuid}`;
+      assert.equal(await card.getByLabel('Launcher document', { exact: true }).inputValue(), launcherDocument);
+      assert.equal((await service.call('GET', new URL(launcherDocument).pathname)).status, 200);
+      for (const how of ['GravitLauncher', 'CustomSkinLoader']) {
+        await card.getByText(how, { exact: true }).click();
+        await card.getByText(how === 'GravitLauncher' ? /ask them for the launcher/ : /does not offer that address yet/).waitFor();
+      }
 
       // Copy by mouse, and by keyboard; each field announces its own outcome.
       const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
@@ -200,6 +252,8 @@ describeEachDatabase('web pages in a browser', (kind) => {
       await page.keyboard.press('Enter');
       await page.waitForFunction((expected) => navigator.clipboard.readText().then((text) => text === expected), uuid);
       assert.equal(await card.getByRole('status').filter({ hasText: 'Copied' }).count(), 2);
+      await card.getByRole('button', { name: 'Copy Launcher document' }).click();
+      await page.waitForFunction((expected) => navigator.clipboard.readText().then((text) => text === expected), launcherDocument);
 
       // The link carries authlib-injector's drag data; dragged onto a drop target, the target receives it as a copy.
       const dragData = `authlib-injector:yggdrasil-server:${encodeURIComponent(apiRoot)}`;
@@ -409,14 +463,30 @@ describeEachDatabase('web pages in a browser', (kind) => {
   );
 
   it(
-    'leads from the start page and from protected pages to the login page, and from there back',
+    'shows visitors a front page with the site name, leads from it and from protected pages to the login page, and from there back',
     { skip: skipReason ?? false },
     async () => {
       const account = await service.registerPlayer();
       const page = await openPage(PHONE);
+      // The front page: the site's name (SERVER_NAME) as its heading and in the header, what it is for, and the ways in.
       await page.goto(`${origin}/`);
+      await page.getByRole('heading', { level: 1, name: SITE_NAME }).waitFor();
+      await siteNameInHeader(page).waitFor();
+      await page.getByText('An account for playing Minecraft with your own skin and cape').waitFor();
+      assert.equal(await page.title(), SITE_NAME);
+      assert.equal(page.url(), `${origin}/`);
+      await screenshot(page, `${kind}-0-front-page-phone`);
+      const desktop = await openPage(DESKTOP);
+      await desktop.goto(`${origin}/`);
+      await desktop.getByRole('heading', { level: 1, name: SITE_NAME }).waitFor();
+      await screenshot(desktop, `${kind}-0-front-page`);
+      await page.getByRole('link', { name: 'Create an account' }).click();
+      await page.waitForURL(`${origin}/register`);
+      await siteNameInHeader(page).click();
+      await page.waitForURL(`${origin}/`);
+      await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
       await page.waitForURL(`${origin}/login`);
-      await page.getByRole('link', { name: 'Create an account' }).waitFor();
+      await siteNameInHeader(page).waitFor();
       for (const path of ['/home', '/admin', '/register/finish']) {
         await page.goto(`${origin}${path}`);
         await page.waitForURL(`${origin}/login`);
@@ -429,6 +499,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
       await page.goto(`${origin}/`);
       await page.waitForURL(`${origin}/home`);
       await page.getByRole('heading', { name: account.username }).waitFor();
+      await siteNameInHeader(page).waitFor();
     },
   );
 
@@ -438,7 +509,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
       ['/login/', '/login'],
       ['/register/confirm/?code=X', '/register/confirm?code=X'],
       ['/home/', '/login'],
-      ['/index.html', '/login'],
+      ['/index.html', '/'],
     ]) {
       await page.goto(`${origin}${address}`);
       await page.waitForURL(`${origin}${landing}`);
@@ -453,7 +524,8 @@ describeEachDatabase('web pages in a browser', (kind) => {
     }
     await screenshot(page, `${kind}-8-page-not-found-phone`);
     await page.getByRole('link', { name: 'Go to the start page' }).click();
-    await page.waitForURL(`${origin}/login`);
+    await page.waitForURL(`${origin}/`);
+    await page.getByRole('heading', { level: 1, name: SITE_NAME }).waitFor();
 
     // API clients keep the JSON envelope.
     const api = await service.call('GET', '/api/no/such/route');

@@ -103,8 +103,9 @@ describeEachDatabase('self-service pages in a browser', (kind) => {
     await part.getByLabel('Your password').fill(player.password);
     await part.getByRole('button', { name: 'Delete my account' }).click();
     await part.getByRole('button', { name: 'Delete my account for good' }).click();
-    await page.waitForURL(`${origin}/login`);
+    await page.waitForURL(`${origin}/`);
     await page.getByText(`The account ${player.username} is deleted.`).waitFor();
+    await page.getByRole('main').getByRole('link', { name: 'Log in' }).click();
 
     await page.getByLabel('Username or mail').fill(player.username);
     await page.getByLabel('Password').fill(player.password);

@@ -2,6 +2,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Clock } from '../../src/clock.ts';
 import type { DatabaseKind } from './databases.ts';
 import { freePort } from './net.ts';
 import { OWNER, startService, type TestService } from './service.ts';
@@ -29,13 +30,17 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
+/** The SERVER_NAME the pages are served with: the header of every page and the front page show it. */
+export const SITE_NAME = 'Blockville Skins';
+
 /**
  * The service listening on a free port of 127.0.0.1 (its PUBLIC_URL stays the tests' other host, as a home server
- * reached by its address), with the OWNER and a GRAVIT_TOKEN, and a browser to open its pages.
+ * reached by its address), with the OWNER, a GRAVIT_TOKEN and SITE_NAME (and a `clock`, if given), and a browser to
+ * open its pages.
  */
-export async function servePagesToBrowser(kind: DatabaseKind, gravitToken: string) {
+export async function servePagesToBrowser(kind: DatabaseKind, gravitToken: string, clock?: Clock) {
   const port = await freePort();
-  const service: TestService = await startService(kind, { settings: { owner: OWNER, port, gravitToken } });
+  const service: TestService = await startService(kind, { settings: { owner: OWNER, port, gravitToken, serverName: SITE_NAME }, clock });
   await service.app.listen({ port, host: '127.0.0.1' });
   const browser = await launchBrowser();
   return {
@@ -66,13 +71,14 @@ export async function screenshot(page: Page, name: string, part?: Locator): Prom
 
 /**
  * Fails the test on anything a user would see go wrong: an uncaught page error, a console error, or a request to
- * another origin (the pages must work behind a firewall).
+ * another origin (the pages must work behind a firewall). The browser logs each 4xx answer as an error: those are the
+ * API refusing, which the page shows.
  */
 export function watchPage(page: Page, origin: string): string[] {
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !/status of 40[0-9]/.test(message.text())) problems.push(`console: ${message.text()}`);
+    if (message.type() === 'error' && !/status of 4[0-9][0-9]/.test(message.text())) problems.push(`console: ${message.text()}`);
   });
   page.on('request', (request) => {
     const url = request.url();

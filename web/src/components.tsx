@@ -4,24 +4,47 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
 import { Link } from './router.tsx';
 
-export function Page(props: { title: string; children: ComponentChildren; wide?: boolean }) {
-  document.title = `${props.title} · Skins`;
-  return (
-    <main class={props.wide ? 'page wide' : 'page'}>
-      <h1>{props.title}</h1>
-      {props.children}
-    </main>
-  );
+/** Until the service has answered, and if it cannot: SERVER_NAME's own default. */
+const FALLBACK_SITE_NAME = 'Skin service';
+let siteNameRequest: Promise<string> | null = null;
+let knownSiteName: string | null = null;
+
+/**
+ * The site's name (SERVER_NAME), as the public game login root announces it (`meta.serverName`); asked for once per
+ * page load and shared by every page.
+ */
+export function useSiteName(): string {
+  const [name, setName] = useState(knownSiteName ?? FALLBACK_SITE_NAME);
+  useEffect(() => {
+    siteNameRequest ??= fetch('/api/yggdrasil/')
+      .then((response) => (response.ok ? response.json() : null))
+      .then((root: { meta?: { serverName?: string } } | null) => root?.meta?.serverName || FALLBACK_SITE_NAME)
+      .catch(() => FALLBACK_SITE_NAME)
+      .then((found) => (knownSiteName = found));
+    let current = true;
+    void siteNameRequest.then((found) => current && setName(found));
+    return () => void (current = false);
+  }, []);
+  return name;
 }
 
-export function Header(props: { children?: ComponentChildren }) {
+/** Every page: the header with the site's name (and `nav`, the logged-in links), then the page's title and body. */
+export function Page(props: { title: string; children: ComponentChildren; wide?: boolean; nav?: ComponentChildren }) {
+  const siteName = useSiteName();
+  document.title = props.title === siteName ? siteName : `${props.title} · ${siteName}`;
   return (
-    <header class="top">
-      <Link href="/home" class="brand">
-        Skins
-      </Link>
-      <nav>{props.children}</nav>
-    </header>
+    <>
+      <header class="top">
+        <Link href="/" class="brand">
+          {siteName}
+        </Link>
+        {props.nav && <nav>{props.nav}</nav>}
+      </header>
+      <main class={props.wide ? 'page wide' : 'page'}>
+        <h1>{props.title}</h1>
+        {props.children}
+      </main>
+    </>
   );
 }
 
@@ -38,8 +61,11 @@ export function Field(props: {
   autocomplete?: string;
   minLength?: number;
   hint?: string;
+  /** What is wrong with the value, shown under the input and read out with it. */
+  error?: string | null;
 }) {
   const [id] = useState(() => `field-${(nextFieldId += 1)}`);
+  const errorId = `${id}-error`;
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
@@ -52,9 +78,16 @@ export function Field(props: {
         required={props.required}
         autocomplete={props.autocomplete}
         minLength={props.minLength}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={props.error ? errorId : undefined}
         onInput={props.onInput ? (event) => props.onInput!((event.target as HTMLInputElement).value) : undefined}
       />
       {props.hint && <small>{props.hint}</small>}
+      {props.error && (
+        <small id={errorId} class="field-error">
+          {props.error}
+        </small>
+      )}
     </div>
   );
 }

@@ -1,16 +1,15 @@
 // The browser app: one page component per path. The server answers each of these paths with index.html.
 import { render } from 'preact';
-import { useEffect } from 'preact/hooks';
-import { session } from './api.ts';
 import { Page } from './components.tsx';
 import { AdminPage } from './pages/admin/console.tsx';
 import { LoginPage, RegisterConfirmPage, RegisterFinishPage, RegisterPage, ResetConfirmPage, ResetPage } from './pages/auth.tsx';
+import { FrontPage } from './pages/front.tsx';
 import { HomePage } from './pages/home.tsx';
-import { Link, navigate, useLocation } from './router.tsx';
+import { Link, useLocation } from './router.tsx';
 import './style.css';
 
 const PAGES: Record<string, () => preact.JSX.Element | null> = {
-  '/': Start,
+  '/': FrontPage,
   '/login': LoginPage,
   '/register': RegisterPage,
   '/register/confirm': RegisterConfirmPage,
@@ -20,12 +19,6 @@ const PAGES: Record<string, () => preact.JSX.Element | null> = {
   '/home': HomePage,
   '/admin': AdminPage,
 };
-
-/** `/`: the profile when logged in, else the login page (which links to registration). */
-function Start() {
-  useEffect(() => navigate(session.token() ? '/home' : '/login', { replace: true }), []);
-  return null;
-}
 
 function App() {
   const { path } = useLocation();

@@ -1,12 +1,12 @@
 // The account pages: every flow of interface.md 4.1, driven by the API only. Mailed links open
 // /register/confirm?code= and /reset/confirm?code= with the code filled in.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, session } from '../api.ts';
 import { Field, Form, Notice, Page, messageOf } from '../components.tsx';
 import { leaveNote, takeNote } from '../flash.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 
-function CarriedNote() {
+export function CarriedNote() {
   const [note] = useState(takeNote);
   return note ? <Notice kind="ok">{note}</Notice> : null;
 }
@@ -34,11 +34,19 @@ export function LoginPage() {
 }
 
 export function RegisterPage() {
+  const [mismatch, setMismatch] = useState(false);
+  const again = useRef<HTMLDivElement>(null);
   return (
     <Page title="Create an account">
       <Form
         submitLabel="Register"
-        submit={async ({ mail, password }) => {
+        submit={async ({ mail, password, password_again }) => {
+          // A typo in a hidden password would lock the player out of the account they are creating.
+          setMismatch(password !== password_again);
+          if (password !== password_again) {
+            again.current?.querySelector('input')?.focus();
+            return;
+          }
           const reply = await api.post('/api/auth/register', { mail, password });
           leaveNote(`We sent a code to ${mail}. Open the link in the mail, or enter the code here.`);
           navigate(reply.url ?? '/register/confirm');
@@ -46,6 +54,16 @@ export function RegisterPage() {
       >
         <Field label="Mail address" name="mail" type="email" required autocomplete="email" />
         <Field label="Password" name="password" type="password" required autocomplete="new-password" hint="At least 8 characters" />
+        <div ref={again}>
+          <Field
+            label="Password (again)"
+            name="password_again"
+            type="password"
+            required
+            autocomplete="new-password"
+            error={mismatch ? 'The two passwords differ: type the same password twice.' : null}
+          />
+        </div>
       </Form>
       <p class="links">
         Already registered? <Link href="/login">Log in</Link>
@@ -71,7 +89,30 @@ export function RegisterConfirmPage() {
     <Page title="Confirm your mail">
       <CarriedNote />
       <CodeForm code={query.get('code')} submitLabel="Confirm" onCode={confirm} />
+      {!query.get('code') && <SendAgain />}
     </Page>
+  );
+}
+
+/** Registering an unconfirmed mail again mails a new code (contract section 2); the password given here replaces the first. */
+function SendAgain() {
+  return (
+    <section class="card" aria-labelledby="send-again">
+      <h2 id="send-again">No mail?</h2>
+      <p class="muted">
+        Check the spam folder first. Otherwise we send a new code; the password you give here becomes the account's password.
+      </p>
+      <Form
+        submitLabel="Send the mail again"
+        submit={async ({ mail, password }) => {
+          await api.post('/api/auth/register', { mail, password });
+          return `We sent a new code to ${mail}.`;
+        }}
+      >
+        <Field label="Mail address" name="mail" type="email" required autocomplete="email" />
+        <Field label="Password" name="password" type="password" required autocomplete="new-password" />
+      </Form>
+    </section>
   );
 }
 

@@ -2,7 +2,7 @@
 // cape or else the selected cape (docs/decisions.md). The game login card gives launchers the API's address.
 import { useEffect, useState } from 'preact/hooks';
 import { api, session, textureUrls, type CapeRecord, type SkinRecord, type UserDetail } from '../api.ts';
-import { askNewName, CopyField, Field, Form, Header, Notice, Page, messageOf, useAction } from '../components.tsx';
+import { askNewName, CopyField, Field, Form, Notice, Page, messageOf, useAction } from '../components.tsx';
 import { leaveNote } from '../flash.ts';
 import { Link, navigate } from '../router.tsx';
 import { SkinPreview } from '../viewer.tsx';
@@ -75,45 +75,73 @@ export function HomePage() {
   const wornCape = selectedSkin?.cloak_id || selectedCape?.uuid || null;
 
   return (
-    <>
-      <Header>
-        {profile.PermLvl >= 1 && <Link href="/admin">Admin</Link>}
-        <button type="button" class="link" onClick={() => void logOut()}>
-          Log out
-        </button>
-      </Header>
-      <Page title={profile.Username} wide>
-        <p class="muted">{profile.Mail}</p>
-        <div class="columns">
-          <SkinPreview
-            label={`3D preview of ${profile.Username}`}
-            skinUrl={selectedSkin ? textureUrls.skinFile(selectedSkin.uuid) : textureUrls.skinFile(profile.Uuid)}
-            slim={selectedSkin ? selectedSkin.slim : null}
-            capeUrl={wornCape ? textureUrls.capeFile(wornCape) : null}
-          />
-          <div class="stack">
-            <SkinUpload onUploaded={reload} />
-            <SkinList skins={skins} capes={capes} onChange={reload} />
-            <CapeList capes={capes} onChange={reload} />
-          </div>
+    <Page
+      title={profile.Username}
+      wide
+      nav={
+        <>
+          {profile.PermLvl >= 1 && <Link href="/admin">Admin</Link>}
+          <button type="button" class="link" onClick={() => void logOut()}>
+            Log out
+          </button>
+        </>
+      }
+    >
+      <p class="muted">{profile.Mail}</p>
+      <div class="columns">
+        <SkinPreview
+          label={`3D preview of ${profile.Username}`}
+          skinUrl={selectedSkin ? textureUrls.skinFile(selectedSkin.uuid) : textureUrls.skinFile(profile.Uuid)}
+          slim={selectedSkin ? selectedSkin.slim : null}
+          capeUrl={wornCape ? textureUrls.capeFile(wornCape) : null}
+        />
+        <div class="stack">
+          <SkinUpload onUploaded={reload} />
+          <SkinList skins={skins} capes={capes} onChange={reload} />
+          <CapeList capes={capes} onChange={reload} />
         </div>
-        <GameLogin apiRoot={gameApiRoot} uuid={profile.Uuid} />
-        <AccountForms />
-        <div class="columns">
-          <Sessions />
-          <DeleteAccount username={profile.Username} skins={skins.length} capes={capes.length} />
-        </div>
-      </Page>
-    </>
+      </div>
+      <GameLogin apiRoot={gameApiRoot} uuid={profile.Uuid} />
+      <AccountForms />
+      <div class="columns">
+        <Sessions />
+        <DeleteAccount username={profile.Username} skins={skins.length} capes={capes.length} />
+      </div>
+    </Page>
   );
 }
 
-/** Playing with this account: where launchers log in (when the service named it), and the player's UUID. */
+/**
+ * Playing with this account: how each kind of launcher gets it, the addresses they need (when the service named its
+ * game login), and the player's UUID.
+ */
 function GameLogin(props: { apiRoot: string | null; uuid: string }) {
+  // PUBLIC_URL is the game login root without its /api/yggdrasil/ (contract section 9).
+  const launcherDocument = props.apiRoot && `${props.apiRoot.replace(/\/api\/yggdrasil\/?$/, '')}/api/skin/launcher/${props.uuid}`;
   return (
     <section class="card" aria-labelledby="game-login">
       <h2 id="game-login">Play Minecraft with this account</h2>
-      {props.apiRoot && <LauncherAddress apiRoot={props.apiRoot} />}
+      {props.apiRoot && (
+        <details open>
+          <summary>Launchers with authlib-injector (HMCL, Prism Launcher, …)</summary>
+          <LauncherAddress apiRoot={props.apiRoot} />
+        </details>
+      )}
+      <details>
+        <summary>GravitLauncher</summary>
+        <p>
+          Servers with a launcher of their own (GravitLauncher) are set up by their owner: ask them for the launcher. It logs in with this
+          same account, your mail address or player name and your password, and shows the skin and cape you wear here.
+        </p>
+      </details>
+      <details>
+        <summary>CustomSkinLoader</summary>
+        <p>
+          The CustomSkinLoader mod reads skins by player name from a skin site's CustomSkinAPI address. This service does not offer that
+          address yet; use a launcher above to see your skin in the game.
+        </p>
+      </details>
+      {launcherDocument && <CopyField label="Launcher document" value={launcherDocument} />}
       <CopyField label="Your UUID" value={props.uuid} />
     </section>
   );
@@ -126,8 +154,8 @@ function LauncherAddress(props: { apiRoot: string }) {
   return (
     <>
       <p>
-        Drag this link into your launcher (HMCL, a Prism Launcher build with authlib-injector support, …) or paste the address below into
-        it, then log in there with your mail address or player name and your password:
+        Drag this link into your launcher (HMCL, a Prism Launcher build with authlib-injector support, …) or paste the address below into it
+        as a new authentication server, then log in there with your mail address or player name and your password:
       </p>
       <p>
         <a

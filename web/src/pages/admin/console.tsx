@@ -3,7 +3,7 @@
 // only hides what the caller's level cannot do.
 import { useEffect, useState } from 'preact/hooks';
 import { api, LEVEL_NAMES, LEVELS, session, type UserDetail } from '../../api.ts';
-import { Header, Notice, Page, messageOf } from '../../components.tsx';
+import { Notice, Page, messageOf } from '../../components.tsx';
 import { Link, navigate, useLocation } from '../../router.tsx';
 import { logOut } from '../home.tsx';
 import { AuditSection } from './audit.tsx';
@@ -54,31 +54,34 @@ export function AdminPage() {
 
   const tab = TABS.find((candidate) => candidate.id === query.get('tab') && level >= candidate.level) ?? TABS[0];
   return (
-    <>
-      <Header>
-        <Link href="/home">Profile</Link>
-        <button type="button" class="link" onClick={() => void logOut()}>
-          Log out
-        </button>
-      </Header>
-      <Page title="Administration" wide>
-        <p class="muted">
-          You are {LEVEL_NAMES[level]} (level {level}).
-        </p>
-        <nav class="tabs" aria-label="Sections">
-          {TABS.filter((candidate) => level >= candidate.level).map((candidate) => (
-            <Link key={candidate.id} href={`/admin?tab=${candidate.id}`} class={candidate.id === tab.id ? 'active' : ''}>
-              {candidate.label}
-            </Link>
-          ))}
-        </nav>
-        {tab.id === 'users' && <UsersSection level={level} editing={query.get('user')} />}
-        {tab.id === 'skins' && <SkinsSection level={level} />}
-        {tab.id === 'capes' && <CapesSection level={level} />}
-        {tab.id === 'hardware' && <HardwareSection level={level} />}
-        {tab.id === 'audit' && <AuditSection />}
-        {tab.id === 'mail' && <MailSection />}
-      </Page>
-    </>
+    <Page
+      title="Administration"
+      wide
+      nav={
+        <>
+          <Link href="/home">Profile</Link>
+          <button type="button" class="link" onClick={() => void logOut()}>
+            Log out
+          </button>
+        </>
+      }
+    >
+      <p class="muted">
+        You are {LEVEL_NAMES[level]} (level {level}).
+      </p>
+      <nav class="tabs" aria-label="Sections">
+        {TABS.filter((candidate) => level >= candidate.level).map((candidate) => (
+          <Link key={candidate.id} href={`/admin?tab=${candidate.id}`} class={candidate.id === tab.id ? 'active' : ''}>
+            {candidate.label}
+          </Link>
+        ))}
+      </nav>
+      {tab.id === 'users' && <UsersSection level={level} editing={query.get('user')} />}
+      {tab.id === 'skins' && <SkinsSection level={level} />}
+      {tab.id === 'capes' && <CapesSection level={level} />}
+      {tab.id === 'hardware' && <HardwareSection level={level} />}
+      {tab.id === 'audit' && <AuditSection />}
+      {tab.id === 'mail' && <MailSection />}
+    </Page>
   );
 }
