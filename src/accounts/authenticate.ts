@@ -7,6 +7,7 @@ import type { Clock } from '../clock.ts';
 import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database, UserRow } from '../database/schema.ts';
 import { forbidden, unauthorized } from '../http/envelope.ts';
+import { bearerToken } from '../http/secrets.ts';
 import { effectiveLevel, LEVELS, STANDING_MESSAGES, standingProblem } from './standing.ts';
 import type { Tokens } from './tokens.ts';
 
@@ -117,9 +118,9 @@ async function identify(
   tokens: Tokens,
   clock: Clock,
 ): Promise<Caller> {
-  const match = header && /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match) throw unauthorized('Missing token: send the header Authorization: Bearer <token from login>');
-  const claims = await tokens.verify(match[1]!);
+  const token = bearerToken(header);
+  if (!token) throw unauthorized('Missing token: send the header Authorization: Bearer <token from login>');
+  const claims = await tokens.verify(token);
   const now = clock.now();
   const [row] = await lookup({ sessionId: claims.sessionId, userId: claims.userId });
   if (!row || row.session_revoked_at !== null || row.session_expires_at <= now) {

@@ -2,14 +2,14 @@
 // session holds a pair of random tokens, stored only as their SHA-256: an access token that lives GRAVIT_TOKEN_TTL
 // and a refresh token that lives REFRESH_LIFETIME_MS. A refresh replaces both in the same row (the session id stays),
 // so the old pair stops working at once. Revoked with every other session kind (accounts/service.ts revokeAllSessions).
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
+import { tokenHash } from '../http/secrets.ts';
 import type { Database } from '../database/schema.ts';
 
 export const REFRESH_LIFETIME_MS = 30 * 24 * 3600_000;
 
-const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 /** 256 random bits; URL-safe, so that it travels unescaped in any header or argument. */
 const newToken = () => randomBytes(32).toString('base64url');
 
@@ -62,7 +62,7 @@ export class LauncherSessions {
     const row = await this.db
       .selectFrom('launcher_sessions')
       .select(['id', 'user_id', 'access_expires_at'])
-      .where('access_hash', '=', hashOf(accessToken))
+      .where('access_hash', '=', tokenHash(accessToken))
       .where('revoked_at', 'is', null)
       .where('refresh_expires_at', '>', this.clock.now())
       .executeTakeFirst();
@@ -85,7 +85,7 @@ export class LauncherSessions {
         access_expires_at: pair.access_expires_at,
         refresh_expires_at: pair.refresh_expires_at,
       })
-      .where('refresh_hash', '=', hashOf(refreshToken))
+      .where('refresh_hash', '=', tokenHash(refreshToken))
       .where('revoked_at', 'is', null)
       .where('refresh_expires_at', '>', now)
       .returning(['id', 'user_id'])
@@ -97,8 +97,8 @@ export class LauncherSessions {
     const tokens = { accessToken: newToken(), refreshToken: newToken() };
     return {
       tokens,
-      access_hash: hashOf(tokens.accessToken),
-      refresh_hash: hashOf(tokens.refreshToken),
+      access_hash: tokenHash(tokens.accessToken),
+      refresh_hash: tokenHash(tokens.refreshToken),
       access_expires_at: now + this.accessLifetimeMs,
       refresh_expires_at: now + REFRESH_LIFETIME_MS,
     };

@@ -11,6 +11,7 @@ import { STANDING_MESSAGES, standingProblem } from '../accounts/standing.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
 import { ApiError, badRequest, forbidden, unauthorized } from '../http/envelope.ts';
+import { bearerToken } from '../http/secrets.ts';
 import type { JoinRecords } from '../joins/join-records.ts';
 import type { ServiceKey } from '../signing/service-key.ts';
 import type { Wardrobe } from '../textures/wardrobe.ts';
@@ -180,7 +181,7 @@ export class YggdrasilService {
   }
 
   async certificates(bearer: string | undefined): Promise<PlayerCertificates> {
-    const { player } = await this.bearerToken(bearer);
+    const { player } = await this.bearerTokenOf(bearer);
     return playerCertificates(await this.deps.serviceKey(), player.uuid, this.deps.clock.now());
   }
 
@@ -198,11 +199,11 @@ export class YggdrasilService {
   }
 
   /** The Bearer token of api/user and minecraftservices calls: 401 without a valid one. */
-  private async bearerToken(header: string | undefined) {
-    const match = header && /^Bearer\s+(\S+)\s*$/i.exec(header);
-    if (!match) throw unauthorized('Send the header Authorization: Bearer <access token>');
+  private async bearerTokenOf(header: string | undefined) {
+    const token = bearerToken(header);
+    if (!token) throw unauthorized('Send the header Authorization: Bearer <access token>');
     try {
-      return await this.validToken(match[1]!);
+      return await this.validToken(token);
     } catch (error) {
       if (error instanceof ApiError) throw unauthorized('The access token is invalid, expired or revoked; log in again');
       throw error;
@@ -211,7 +212,7 @@ export class YggdrasilService {
 
   /** Nobody changes another player's textures: the token's profile must be the one in the path. */
   private async ownProfile(bearer: string | undefined, profileId: string): Promise<FinishedHolder> {
-    const { player } = await this.bearerToken(bearer);
+    const { player } = await this.bearerTokenOf(bearer);
     if (normalizeUuid(profileId) !== player.uuid) throw forbidden("This access token is not this profile's");
     return player;
   }

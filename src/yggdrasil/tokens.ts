@@ -1,15 +1,14 @@
 // Game access tokens: a kind of session of their own (contract section 9). Random, stored only as a hash, at most
 // MAX_LIVE_GAME_TOKENS live per account, GAME_TOKEN_LIFETIME_MS long. A token issued for a player name that has
 // changed since is "temporarily invalid": it may only be refreshed, which hands out the new name.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
+import { tokenHash } from '../http/secrets.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
 
 export const GAME_TOKEN_LIFETIME_MS = 15 * 24 * 3600_000;
 export const MAX_LIVE_GAME_TOKENS = 10;
-
-const hashOf = (accessToken: string) => createHash('sha256').update(accessToken).digest('hex');
 
 /** The account columns a token's checks read. */
 export type TokenHolder = Pick<UserRow, 'id' | 'uuid' | 'username' | 'mail' | 'perms' | 'mail_verify' | 'mail_verification'>;
@@ -37,7 +36,7 @@ export class GameTokens {
       .insertInto('game_tokens')
       .values({
         user_id: userId,
-        token_hash: hashOf(accessToken),
+        token_hash: tokenHash(accessToken),
         client_token: clientToken,
         profile_name: profileName,
         created_at: now,
@@ -82,7 +81,7 @@ export class GameTokens {
         'users.mail_verify',
         'users.mail_verification',
       ])
-      .where('game_tokens.token_hash', '=', hashOf(accessToken))
+      .where('game_tokens.token_hash', '=', tokenHash(accessToken))
       .executeTakeFirst();
     if (!row || row.revoked_at !== null || row.expires_at <= this.clock.now()) return null;
     if (clientToken !== undefined && clientToken !== row.client_token) return null;
