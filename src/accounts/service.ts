@@ -369,16 +369,10 @@ export class AccountService {
     const userId = caller.user.id;
     await this.deps.releaseTextures(async (trx) => {
       const now = this.deps.clock.now();
-      let user = trx.selectFrom('users').select(['perms', 'username', 'mail']).where('id', '=', userId);
-      // SQLite serialises write transactions by itself; on PostgreSQL two owners deleting themselves at once must
-      // not both see the other one still there.
-      let owners = trx.selectFrom('users').select('id').where('perms', '=', LEVELS.owner);
-      if (isPostgres(trx)) {
-        user = user.forUpdate();
-        owners = owners.forUpdate();
-      }
+      let user = trx.selectFrom('users').select('perms').where('id', '=', userId);
+      if (isPostgres(trx)) user = user.forUpdate();
       const { perms } = await user.executeTakeFirstOrThrow();
-      if (perms === LEVELS.owner && (await owners.execute()).length <= 1) {
+      if (perms === LEVELS.owner && !(await anotherOwnerExists(trx, userId))) {
         throw forbidden('The last owner cannot delete their account: make another account an owner first');
       }
       const skins = await trx.deleteFrom('skins').where('user_id', '=', userId).returning(['uuid', 'texture_digest']).execute();
@@ -513,6 +507,17 @@ function settingChecked<T>(setting: string, check: () => T): T {
   } catch (error) {
     throw new SettingsError([`${setting}: ${(error as Error).message}`]);
   }
+}
+
+/**
+ * Whether an owner other than `userId` remains (the last owner stays: it cannot leave, be demoted or be banned).
+ * On PostgreSQL the owners' rows are locked, so that two owners leaving at the same moment do not both see the other
+ * one still there; SQLite runs one write transaction at a time by itself.
+ */
+export async function anotherOwnerExists(trx: Transaction<Database>, userId: number): Promise<boolean> {
+  let owners = trx.selectFrom('users').select('id').where('perms', '=', LEVELS.owner).where('id', '!=', userId);
+  if (isPostgres(trx)) owners = owners.forUpdate();
+  return (await owners.execute()).length > 0;
 }
 
 /**

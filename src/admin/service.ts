@@ -6,7 +6,7 @@ import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import type { Profiles } from '../accounts/profile.ts';
 import { checkMail, checkPassword, checkUsername, mailKey, usernameColumns } from '../accounts/rules.ts';
-import { revokeAllSessions } from '../accounts/service.ts';
+import { anotherOwnerExists, revokeAllSessions } from '../accounts/service.ts';
 import { recordAudit, type Actor } from '../audit/audit.ts';
 import { type Clock, unixSeconds } from '../clock.ts';
 import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
@@ -222,13 +222,8 @@ export class UserAdmin {
     if (targetLevel >= editor.level && !callerIsOwner) throw forbidden('You cannot change a user at or above your own level');
     if (changes.perms !== undefined && changes.perms !== user.perms) {
       if (!callerIsOwner) throw forbidden('Only an owner changes perms');
-      if (user.perms === LEVELS.owner && changes.perms < LEVELS.owner) {
-        const owners = await trx
-          .selectFrom('users')
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .where('perms', '=', LEVELS.owner)
-          .executeTakeFirstOrThrow();
-        if (Number(owners.n) <= 1) throw forbidden('The last owner cannot be demoted or banned');
+      if (user.perms === LEVELS.owner && changes.perms < LEVELS.owner && !(await anotherOwnerExists(trx, user.id))) {
+        throw forbidden('The last owner cannot be demoted or banned');
       }
     }
   }
