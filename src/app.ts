@@ -67,6 +67,19 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     // allowUnionTypes: expired_at is a number or an ISO string (contract section 3).
     ajv: { customOptions: { removeAdditional: false, allErrors: false, allowUnionTypes: true } },
   });
+  try {
+    await assemble(app, settings, options, clock);
+  } catch (error) {
+    // A start refused half-way (an owner the settings cannot create, a database that breaks) closes what it opened:
+    // the database pool, Redis, the mail transport.
+    await app.close();
+    throw error;
+  }
+  return app;
+}
+
+/** Everything of the service on `app`: the parts, their background loops and close hooks, and the routes. */
+async function assemble(app: FastifyInstance, settings: Settings, options: AppOptions, clock: Clock) {
   const pages = readBuiltPages();
   // The API location header on every response lets a launcher find the game login from the site's bare address.
   installEnvelope(app, {
@@ -197,5 +210,4 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
     await gravitRoutes(app, gravit, settings.gravitToken);
   }
   pageRoutes(app, pages);
-  return app;
 }

@@ -177,6 +177,42 @@ describe('the service process', { concurrency: 4 }, () => {
     assert.match(stderr, /OWNER_USERNAME: Taken is taken/);
   });
 
+  it(
+    'closes what a refused start opened (Redis, the database), so nothing keeps the process alive',
+    { skip: redisUrl ? false : 'set TEST_REDIS_URL (an open Redis connection is what would keep a process alive)' },
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'skinservice-proc-'));
+      const file = join(dataDir, 'skinservice.sqlite');
+      const db = openDatabase({ kind: 'sqlite', file });
+      await migrateToLatest(db);
+      await createAccount(
+        db,
+        systemClock,
+        { username: 'Taken', mail: 'someone@example.org', password: 'a good password', perms: 0 },
+        SYSTEM,
+      );
+      await db.destroy();
+      // buildApp refuses the owner; the script then ends only if buildApp left no connection open.
+      const script = `
+        const { buildApp } = await import('./src/app.ts');
+        const { testSettings, OWNER } = await import('./test/support/service.ts');
+        const settings = testSettings({ dataDir: ${JSON.stringify(dataDir)}, database: { kind: 'sqlite', file: ${JSON.stringify(file)} },
+          redisUrl: ${JSON.stringify(redisUrl)}, owner: { ...OWNER, username: 'Taken' } });
+        await buildApp(settings, { logger: false }).then(() => console.log('started'), (error) => console.log(error.message));`;
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      const killed = setTimeout(() => child.kill('SIGKILL'), 20_000);
+      const code = await new Promise((resolve) => child.on('exit', (exitCode, signal) => resolve(signal ?? exitCode)));
+      clearTimeout(killed);
+      assert.match(output, /OWNER_USERNAME: Taken is taken/);
+      assert.equal(code, 0, `the process ended by itself: ${output}`);
+    },
+  );
+
   it('refuses a port in use with a message naming PORT', async () => {
     const taken = createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));

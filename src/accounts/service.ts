@@ -398,7 +398,10 @@ export class AccountService {
     const ownerExists = async () =>
       (await db.selectFrom('users').select('id').where('mail_key', '=', mailKey(mail)).executeTakeFirst()) !== undefined;
     if (await ownerExists()) return 'exists';
-    if (await db.selectFrom('users').select('id').where('username_key', '=', usernameKey(username)).executeTakeFirst()) {
+    // Another instance starting at the same moment may have made the owner since: only an account with another mail
+    // address holding the name refuses the start.
+    const nameHolder = await db.selectFrom('users').select('mail_key').where('username_key', '=', usernameKey(username)).executeTakeFirst();
+    if (nameHolder && nameHolder.mail_key !== mailKey(mail)) {
       throw new SettingsError([`OWNER_USERNAME: ${username} is taken by an account with another mail address (${owner.mail} has none)`]);
     }
     try {
