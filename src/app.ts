@@ -54,6 +54,8 @@ export interface AppOptions {
   broadcast?: Partial<BroadcastOptions>;
   /** false: no request logging (tests); the default logs at settings.logLevel. */
   logger?: boolean;
+  /** The built pages (tests may build them elsewhere); web/dist by default. */
+  webDir?: string;
 }
 
 export async function buildApp(settings: Settings, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -80,7 +82,7 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
 
 /** Everything of the service on `app`: the parts, their background loops and close hooks, and the routes. */
 async function assemble(app: FastifyInstance, settings: Settings, options: AppOptions, clock: Clock) {
-  const pages = readBuiltPages();
+  const pages = readBuiltPages(options.webDir);
   // The API location header on every response lets a launcher find the game login from the site's bare address.
   installEnvelope(app, {
     answerUnmatched: answerUnknownPage(pages),

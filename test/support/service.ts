@@ -124,6 +124,8 @@ export async function startService(kind: DatabaseKind, options: ServiceOptions =
     const built = await buildApp(settings, {
       logger: false,
       clock: options.clock,
+      // Helpers building the pages side by side each point TEST_WEB_DIR at their own build (npm run build:web -- --outDir).
+      webDir: process.env.TEST_WEB_DIR || undefined,
       ...options.app,
       mailWorker: { pollIntervalMs: 50, retryBaseMs: 100, maxRetryDelayMs: 400, ...options.app?.mailWorker },
     });
