@@ -162,7 +162,15 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
   const swept = await library.sweep();
   if (swept > 0) app.log.info({ removed: swept }, 'removed textures nothing refers to');
   const images = new ImageService(db, library, clock, settings.publicUrl, cacheBudgets.images);
-  const wardrobe = new Wardrobe(db, library, clock, settings.publicUrl, settings.maxSkinWidth, () => images.forgetResolutions());
+  const wardrobe = new Wardrobe(
+    db,
+    library,
+    clock,
+    settings.publicUrl,
+    settings.maxSkinWidth,
+    () => images.forgetResolutions(),
+    () => mailWorker.wake(),
+  );
 
   const metrics = new Metrics(requestDurations, db, images, mailWorker);
   const stopAnsweringMetrics = answerMetricsRequests(() => metrics.processMetrics());

@@ -38,16 +38,19 @@ describeEachDatabase('user administration', (kind) => {
       'dsid',
       'hwidId',
       'id',
+      'level',
       'mail',
       'mail_verify',
       'password',
       'perms',
+      'role_grant',
       'serverID',
       'username',
       'uuid',
     ]);
     assert.match(record.password, /^\$argon2id\$/, 'the stored hash, never the password');
     assert.equal(record.accessToken, null);
+    assert.deepEqual([record.level, record.role_grant], [0, null], 'beyond interface.md: the effective level and the grant');
 
     const page = await service.call('GET', '/api/admin/users?limit=2&offset=1', { token: moderator.token });
     assert.deepEqual(
@@ -287,6 +290,8 @@ describeEachDatabase('user administration', (kind) => {
       { iss: OWNER.username, for: id, details: { mail_verification: false } },
     );
     assert.equal(typeof entry.time, 'number');
+    const ownerId = await idOf(OWNER.username);
+    assert.deepEqual([entry.for_name, entry.iss_id], [player.username, ownerId], 'beyond interface.md: names and ids for the console');
     const byAction = await service.call('GET', `/api/admin/audit?action=user.update&iss=${OWNER.username}&limit=1`, { token: ownerToken });
     assert.equal(byAction.body.data.length, 1);
     assert.ok(Number(byAction.headers['x-total-count']) >= 1);
@@ -294,5 +299,66 @@ describeEachDatabase('user administration', (kind) => {
     assert.equal((await service.call('GET', `/api/admin/audit?since=${now + 1}`, { token: ownerToken })).body.data.length, 0);
     assert.ok((await service.call('GET', `/api/admin/audit?until=${now}&for=${id}`, { token: ownerToken })).body.data.length >= 4);
     assert.equal((await service.call('GET', '/api/admin/audit?since=yesterday', { token: ownerToken })).status, 400);
+  });
+
+  it('lists a role grant with the effective level, and revokes it (owners only, audited)', async () => {
+    const player = await service.registerPlayer();
+    const id = await idOf(player.username);
+    const moderator = await withPerms(1);
+    const admin = await withPerms(2);
+    const expiry = Math.floor(clock.now() / 1000) + 3600;
+    await service.call('POST', `/api/admin/user/role/${id}`, { token: ownerToken, body: { role_level: 2, expired_at: expiry } });
+
+    const grant = {
+      role_level: 2,
+      expired_at: expiry,
+      active: true,
+      granted_at: Math.floor(clock.now() / 1000),
+      granted_by: OWNER.username,
+    };
+    const listed = await service.call('GET', `/api/admin/users?search=${player.username}`, { token: moderator.token });
+    assert.deepEqual([listed.body.data[0].perms, listed.body.data[0].level, listed.body.data[0].role_grant], [0, 2, grant]);
+    const grants = await service.call('GET', `/api/admin/user/role/${player.username}`, { token: moderator.token });
+    assert.equal(grants.status, 200);
+    assert.deepEqual(grants.body.data, [grant]);
+    const detail = await service.call('GET', `/api/admin/user/${player.username}`, { token: moderator.token });
+    assert.deepEqual(
+      [detail.body.data.Id, detail.body.data.Perms, detail.body.data.PermLvl],
+      [id, 0, 2],
+      'the admin view has id and perms',
+    );
+    assert.equal((await service.call('GET', '/api/home', { token: player.token })).body.data.Id, undefined, 'GET /api/home does not');
+
+    assert.equal((await service.call('DELETE', `/api/admin/user/role/${id}`, { token: admin.token })).status, 403);
+    assert.equal((await service.call('GET', '/api/admin/skins', { token: player.token })).status, 200, 'the grant still counts');
+    const revoked = await service.call('DELETE', `/api/admin/user/role/${player.username}`, { token: ownerToken });
+    assert.equal(revoked.status, 200);
+    assert.deepEqual(revoked.body.data, { id, level: 0 });
+    assert.equal((await service.call('GET', '/api/admin/skins', { token: player.token })).status, 403, 'and stops at once');
+    assert.deepEqual((await service.call('GET', `/api/admin/user/role/${id}`, { token: ownerToken })).body.data, []);
+    const audit = await service.call('GET', `/api/admin/audit?for=${id}&action=role.revoke`, { token: ownerToken });
+    assert.deepEqual(
+      audit.body.data.map((entry: { iss: string; details: object }) => [entry.iss, entry.details]),
+      [[OWNER.username, { role_level: 2, expired_at: expiry }]],
+    );
+    const again = await service.call('DELETE', `/api/admin/user/role/${id}`, { token: ownerToken });
+    assert.equal(again.status, 404);
+    assert.match(again.body.msg, /has no role grant/);
+    assert.equal((await service.call('DELETE', '/api/admin/user/role/nobody_here', { token: ownerToken })).status, 404);
+    assert.equal((await service.call('GET', '/api/admin/user/role/nobody_here', { token: ownerToken })).status, 404);
+
+    await service.call('POST', `/api/admin/user/role/${id}`, { token: ownerToken, body: { role_level: 1, expired_at: expiry } });
+    clock.advance(3600_000);
+    ownerToken = await service.ownerToken(); // the web session of the earlier token lapsed with the hour
+    const expired = (await service.call('GET', `/api/admin/users?search=${player.username}`, { token: ownerToken })).body.data[0];
+    assert.deepEqual([expired.level, expired.role_grant.active], [0, false], 'an expired grant is listed, not counted');
+  });
+
+  it('keeps the ban over a grant in the listed level', async () => {
+    const player = await service.registerPlayer();
+    await service.call('POST', `/api/admin/user/role/${player.username}`, { token: ownerToken, body: { role_level: 1 } });
+    await patch(ownerToken, player.username, { perms: -1 });
+    const listed = (await service.call('GET', `/api/admin/users?search=${player.username}`, { token: ownerToken })).body.data[0];
+    assert.deepEqual([listed.perms, listed.level, listed.role_grant.role_level], [-1, -1, 1]);
   });
 });

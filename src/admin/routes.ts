@@ -7,6 +7,7 @@ import { MAX_USER_ID } from '../accounts/identifiers.ts';
 import { actorOf } from '../audit/audit.ts';
 import type { Broadcaster } from '../mail/broadcast.ts';
 import { AUDIT_ENTRY_EXAMPLE, AUDIT_ENTRY_SCHEMA } from '../http/shapes/audit-entry.ts';
+import { ROLE_GRANT_EXAMPLE, ROLE_GRANT_SCHEMA } from '../http/shapes/role-grant.ts';
 import { USER_DETAIL_EXAMPLE, USER_DETAIL_SCHEMA } from '../http/shapes/user-detail.ts';
 import { USER_RECORD_EXAMPLE, USER_RECORD_SCHEMA } from '../http/shapes/user-record.ts';
 import type { Caller } from '../accounts/authenticate.ts';
@@ -17,6 +18,7 @@ const editorOf = (caller: Caller): Editor => ({ actor: actorOf(caller.user), lev
 const tags = ['admin'];
 const USER_SAVED = 'User saved';
 const ROLE_GRANTED = 'Role granted';
+const ROLE_REVOKED = 'Role revoked';
 const identifierParam = {
   type: 'object',
   required: ['identifier'],
@@ -139,6 +141,43 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
       },
     },
     async (request) => ok(await admin.grantRole(editorOf(callerOf(request)), request.params.identifier, request.body), ROLE_GRANTED),
+  );
+
+  app.get<{ Params: { identifier: string } }>(
+    '/api/admin/user/role/:identifier',
+    {
+      config: { access: 'moderator' },
+      schema: {
+        summary: "A user's role grants (at most one; granting again replaces it), expired or not; active says whether it counts now",
+        tags,
+        params: identifierParam,
+        response: {
+          200: envelopeSchema({ type: 'array', items: ROLE_GRANT_SCHEMA }, ok([ROLE_GRANT_EXAMPLE])),
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request) => ok(await admin.roleGrants(request.params.identifier)),
+  );
+
+  app.delete<{ Params: { identifier: string } }>(
+    '/api/admin/user/role/:identifier',
+    {
+      config: { access: 'owner' },
+      schema: {
+        summary: "Revoke a user's role grant (audited as role.revoke); their level falls back to their perms at once",
+        tags,
+        params: identifierParam,
+        response: {
+          200: envelopeSchema(
+            { type: 'object', properties: { id: { type: 'integer' }, level: { type: 'integer' } } },
+            ok({ id: 7, level: 0 }, ROLE_REVOKED),
+          ),
+          ...errorResponses(404),
+        },
+      },
+    },
+    async (request) => ok(await admin.revokeRole(editorOf(callerOf(request)), request.params.identifier), ROLE_REVOKED),
   );
 
   app.get<{ Querystring: AuditFilter }>(

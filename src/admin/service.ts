@@ -11,10 +11,11 @@ import { recordAudit, type Actor } from '../audit/audit.ts';
 import { type Clock, unixSeconds } from '../clock.ts';
 import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
-import { badRequest, conflict, forbidden } from '../http/envelope.ts';
+import { badRequest, conflict, forbidden, notFound } from '../http/envelope.ts';
 import type { PageQuery } from '../http/pagination.ts';
 import type { AuditEntry } from '../http/shapes/audit-entry.ts';
 import type { UserDetail } from '../http/shapes/user-detail.ts';
+import type { RoleGrantRecord } from '../http/shapes/role-grant.ts';
 import type { UserRecord } from '../http/shapes/user-record.ts';
 
 export interface UserChanges {
@@ -87,12 +88,48 @@ export class UserAdmin {
       filtered.selectAll().orderBy('id').limit(query.limit).offset(query.offset).execute(),
       filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
-    return { records: rows.map(toRecord), total: Number(total) };
+    const grants = await this.grantsOf(rows.map((row) => row.id));
+    return {
+      records: rows.map((row) => {
+        const grant = grants.get(row.id) ?? null;
+        return { ...toRecord(row), level: this.levelWith(row.perms, grant), role_grant: grant };
+      }),
+      total: Number(total),
+    };
   }
 
+  /** The user detail, with the id and stored perms beyond it (the admin view only). */
   async detail(identifier: string): Promise<UserDetail> {
     const user = await userByIdentifier(this.db, identifier);
-    return this.profiles.detail(user, await this.effectiveLevel(this.db, user));
+    return { ...(await this.profiles.detail(user, await this.effectiveLevel(this.db, user))), Id: user.id, Perms: user.perms };
+  }
+
+  /** The user's role grants (at most one: granting again replaces it), expired or not. */
+  async roleGrants(identifier: string): Promise<RoleGrantRecord[]> {
+    const user = await userByIdentifier(this.db, identifier);
+    const grant = (await this.grantsOf([user.id])).get(user.id);
+    return grant ? [grant] : [];
+  }
+
+  /** Takes the user's role grant away (404 when there is none); their level falls back to their perms at once. */
+  async revokeRole(editor: Editor, identifier: string): Promise<{ id: number; level: number }> {
+    const user = await userByIdentifier(this.db, identifier);
+    const now = this.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      const grant = await trx
+        .deleteFrom('role_grants')
+        .where('user_id', '=', user.id)
+        .returning(['role_level', 'expires_at'])
+        .executeTakeFirst();
+      if (!grant) throw notFound(`${user.username ?? user.mail} has no role grant`);
+      await recordAudit(trx, now, {
+        actor: editor.actor,
+        action: 'role.revoke',
+        target: user.id,
+        details: { role_level: grant.role_level, expired_at: grant.expires_at === null ? null : unixSeconds(grant.expires_at) },
+      });
+    });
+    return { id: user.id, level: user.perms };
   }
 
   /**
@@ -193,6 +230,7 @@ export class UserAdmin {
       filtered.selectAll().orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute(),
       filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
     ]);
+    const names = await this.usernamesOf(rows.flatMap((row) => (row.target_id === null ? [] : [row.target_id])));
     return {
       records: rows.map((row) => ({
         id: row.id,
@@ -201,9 +239,54 @@ export class UserAdmin {
         for: row.target_id ?? 0,
         time: row.time,
         details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : null,
+        for_name: row.target_id === null ? '' : (names.get(row.target_id) ?? ''),
+        iss_id: row.actor_id,
       })),
       total: Number(total),
     };
+  }
+
+  /** The current usernames of the given users (the mail address before registration step 3); deleted ones are missing. */
+  private async usernamesOf(userIds: number[]): Promise<Map<number, string>> {
+    const ids = [...new Set(userIds)];
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.selectFrom('users').select(['id', 'username', 'mail']).where('id', 'in', ids).execute();
+    return new Map(rows.map((row) => [row.id, row.username ?? row.mail]));
+  }
+
+  /** The role grant of each of the given users that has one, with the granting owner's name. */
+  private async grantsOf(userIds: number[]): Promise<Map<number, RoleGrantRecord>> {
+    if (userIds.length === 0) return new Map();
+    const now = this.clock.now();
+    const rows = await this.db
+      .selectFrom('role_grants')
+      .leftJoin('users as granter', 'granter.id', 'role_grants.granted_by')
+      .select([
+        'role_grants.user_id',
+        'role_grants.role_level',
+        'role_grants.expires_at',
+        'role_grants.granted_at',
+        'granter.username as granter_name',
+      ])
+      .where('role_grants.user_id', 'in', userIds)
+      .execute();
+    return new Map(
+      rows.map((row) => [
+        row.user_id,
+        {
+          role_level: row.role_level,
+          expired_at: row.expires_at === null ? null : unixSeconds(row.expires_at),
+          active: row.expires_at === null || row.expires_at > now,
+          granted_at: unixSeconds(row.granted_at),
+          granted_by: row.granter_name ?? '',
+        },
+      ]),
+    );
+  }
+
+  /** effectiveLevel for a grant as the admin API shows it. */
+  private levelWith(perms: number, grant: RoleGrantRecord | null): number {
+    return effectiveLevel(perms, grant?.active ? { role_level: grant.role_level, expires_at: null } : null, this.clock.now());
   }
 
   private async lockedUser(trx: Transaction<Database>, identifier: string): Promise<UserRow> {

@@ -34,3 +34,18 @@ export function broadcastMessage(subject: string, message: string): MailContent 
     html: `<!doctype html><html><body style="font-family:sans-serif">${paragraphs.join('\n')}</body></html>`,
   };
 }
+
+/** Tells a player that a moderator removed one of their skins, with the reason when one was given. */
+export function skinRemovedMessage(username: string, skinName: string, reason: string): MailContent {
+  const lines = [
+    `Hello ${username},`,
+    `a moderator removed your skin "${skinName}".`,
+    reason ? `Reason: ${reason}` : 'No reason was given.',
+    "You can upload another skin on your profile page. If you think this was a mistake, answer the site's administrators.",
+  ];
+  return {
+    subject: `Your skin "${skinName}" was removed`,
+    text: `${lines.join('\n\n')}\n`,
+    html: `<!doctype html><html><body style="font-family:sans-serif">${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}</body></html>`,
+  };
+}

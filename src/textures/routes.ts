@@ -192,6 +192,31 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
     async (request) => ok(await wardrobe.adminUpdateSkin(actorOf(callerOf(request).user), request.params.uuid, request.body), SKIN_SAVED),
   );
 
+  app.delete<{ Params: { uuid: string }; Body: { reason?: string } | undefined }>(
+    '/api/admin/skin/:uuid',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary:
+          "Moderation: delete a player's skin (owners below your own level only); audited as skin.moderate_delete, the owner is mailed with the reason",
+        tags: admin,
+        params: uuidParam,
+        body: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          properties: { reason: { type: 'string', maxLength: 500, description: 'told to the owner in the mail' } },
+          examples: [{ reason: 'Offensive picture' }],
+        },
+        response: { 200: deletedSchema(SKIN_EXAMPLE.uuid, SKIN_DELETED), ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      const caller = callerOf(request);
+      const editor = { actor: actorOf(caller.user), level: caller.level };
+      return ok(await wardrobe.moderateDeleteSkin(editor, request.params.uuid, request.body?.reason), SKIN_DELETED);
+    },
+  );
+
   app.get<{ Params: { uuid: string } }>(
     '/api/admin/users/skin/:uuid',
     {

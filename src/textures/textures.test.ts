@@ -10,6 +10,7 @@ import { describeEachDatabase } from '../../test/support/databases.ts';
 import { encodeVariant } from '../../test/support/png-variants.ts';
 import { capeFile, FIXTURES, fixture, skinFile } from '../../test/support/fixtures.ts';
 import { OWNER, startService, type TestService } from '../../test/support/service.ts';
+import { mailTo } from '../../test/support/smtp.ts';
 
 /** Every file under the service's DATA_DIR/textures, temporary ones included. */
 function filesUnderTextures(service: TestService): string[] {
@@ -167,7 +168,7 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     const oversized = Buffer.concat([fixture('skins/classic.png'), Buffer.alloc(1024 * 1024)]);
     const big = await service.upload('/api/home/skins', player.token, {}, skinFile('big', oversized));
     assert.equal(big.status, 413);
-    assert.match(big.body.msg, /larger than the limit/);
+    assert.equal(big.body.msg, 'The file in "skin" is larger than the limit of 1 MB', 'the limit in words, not bytes');
     const wrongField = await service.upload('/api/home/skins', player.token, {}, [
       { field: 'file', filename: 'a.png', bytes: fixture('skins/classic.png') },
     ]);
@@ -474,6 +475,70 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     const capeUploads = await service.db.selectFrom('audit_log').select(['iss', 'action']).where('action', '=', 'cape.upload').execute();
     assert.ok(capeUploads.length > 0);
     assert.equal(capeUploads[0]!.iss, OWNER.username);
+  });
+
+  it("lets an admin delete a player's skin as moderation: the owner mailed, audited, the texture freed, unselected", async () => {
+    const player = await service.registerPlayer();
+    const moderator = await service.registerPlayer();
+    const admin = await service.registerPlayer();
+    const otherAdmin = await service.registerPlayer();
+    await setPerms(moderator.username, 1);
+    await setPerms(admin.username, 2);
+    await setPerms(otherAdmin.username, 2);
+    const picture = decodePng(fixture('skins/classic.png'));
+    picture.data.set([9, 8, 7, 255], 0);
+    const skin = (await service.upload('/api/home/skins', player.token, { name: 'Rude' }, skinFile('rude', encodePng(picture)))).body.data;
+    const adminsSkin = (await service.upload('/api/home/skins', otherAdmin.token, {}, skinFile('classic'))).body.data;
+    const playerId = await userId(player.username);
+    const selected = async () =>
+      (await service.db.selectFrom('users').select('selected_skin_id').where('id', '=', playerId).executeTakeFirstOrThrow())
+        .selected_skin_id;
+    assert.notEqual(await selected(), null);
+
+    const listed = await service.call('GET', '/api/admin/skins?limit=1000', { token: moderator.token });
+    assert.equal(listed.body.data.find((record: { uuid: string }) => record.uuid === skin.uuid).owner_name, player.username);
+
+    const remove = (token: string, uuid: string, body?: object) => service.call('DELETE', `/api/admin/skin/${uuid}`, { token, body });
+    assert.equal((await remove(moderator.token, skin.uuid, {})).status, 403, 'moderators read only');
+    assert.equal((await remove(admin.token, adminsSkin.uuid, {})).status, 403, 'not the skin of an equal');
+    const tooLong = await remove(admin.token, skin.uuid, { reason: 'x'.repeat(501) });
+    assert.equal(tooLong.status, 400);
+    assert.equal((await remove(admin.token, skin.uuid, { reason: 'x', extra: 1 })).status, 400);
+    assert.equal((await service.call('GET', `/api/skin/cloak/${skin.uuid}`)).status, 200, 'nothing changed');
+
+    const removed = await remove(admin.token, skin.uuid, { reason: 'Offensive picture' });
+    assert.equal(removed.status, 200);
+    assert.deepEqual(removed.body.data, { uuid: skin.uuid });
+    assert.equal(await selected(), null, 'unselected');
+    assert.equal(textureFiles().filter((file) => file.includes(skin.digest)).length, 0, 'the texture file is freed');
+    assert.equal((await service.call('GET', `/api/skin/cloak/${skin.uuid}`)).status, 404);
+    const audit = await service.db
+      .selectFrom('audit_log')
+      .select(['iss', 'target_id', 'details'])
+      .where('action', '=', 'skin.moderate_delete')
+      .where('target_id', '=', playerId)
+      .executeTakeFirstOrThrow();
+    assert.equal(audit.iss, admin.username);
+    assert.deepEqual(JSON.parse(audit.details!), { skin: skin.uuid, name: 'Rude', reason: 'Offensive picture' });
+    const mail = await service.mailbox.waitFor((message) => mailTo(player.mail)(message) && /removed/.test(message.subject ?? ''));
+    assert.equal(mail.subject, 'Your skin "Rude" was removed');
+    assert.match(mail.text ?? '', /Reason: Offensive picture/);
+    assert.equal((await remove(admin.token, skin.uuid, {})).status, 404, 'gone');
+
+    // Without a body (and so without a reason) as well.
+    const second = (await service.upload('/api/home/skins', player.token, { name: 'Second' }, skinFile('classic'))).body.data;
+    assert.equal((await service.call('DELETE', `/api/admin/skin/${second.uuid}`, { token: ownerToken })).status, 200);
+    const plain = await service.mailbox.waitFor((message) => mailTo(player.mail)(message) && /Second/.test(message.subject ?? ''));
+    assert.match(plain.text ?? '', /No reason was given/);
+  });
+
+  it('names the owners of every cape in the admin list', async () => {
+    const player = await service.registerPlayer();
+    const id = await userId(player.username);
+    const cape = (await uploadCape({ name: 'Named', owners: String(id) })).body.data;
+    const list = await service.call('GET', '/api/admin/allcapes?limit=1000', { token: ownerToken });
+    const record = list.body.data.find((entry: { uuid: string }) => entry.uuid === cape.uuid);
+    assert.deepEqual(record.owner_users, [{ id, username: player.username }]);
   });
 });
 

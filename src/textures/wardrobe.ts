@@ -7,7 +7,10 @@ import type { SelectionChanges, TextureChoice } from '../accounts/service.ts';
 import { actorOf, recordAudit, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
-import { badRequest, notFound } from '../http/envelope.ts';
+import { effectiveLevel } from '../accounts/standing.ts';
+import { badRequest, forbidden, notFound } from '../http/envelope.ts';
+import { queueMail } from '../mail/outbox.ts';
+import { skinRemovedMessage } from '../mail/templates.ts';
 import { isSlimSkin } from '../skin/texture.ts';
 import { canonicalTexture } from './canonical.ts';
 import type { TextureLibrary } from './library.ts';
@@ -39,6 +42,8 @@ export class Wardrobe {
     private readonly maxTextureWidth: number,
     /** Told after every committed change, so that image resolutions cached elsewhere are dropped. */
     private readonly changed: () => void,
+    /** Told after a change queued a mail, so that the mail worker sends it now. */
+    private readonly mailQueued: () => void = () => {},
   ) {}
 
   // ---- the player's own skins and capes ----
@@ -178,12 +183,18 @@ export class Wardrobe {
   // ---- admin ----
 
   async allSkins(page: Page): Promise<{ records: SkinRecord[]; total: number }> {
-    const rows = await this.skinQuery(this.db).orderBy('skins.id').limit(page.limit).offset(page.offset).execute();
+    const rows = await this.skinQuery(this.db)
+      .innerJoin('users', 'users.id', 'skins.user_id')
+      .select('users.username as owner_name')
+      .orderBy('skins.id')
+      .limit(page.limit)
+      .offset(page.offset)
+      .execute();
     const { total } = await this.db
       .selectFrom('skins')
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
-    return { records: rows.map((row) => this.toSkinRecord(row)), total: Number(total) };
+    return { records: rows.map((row) => ({ ...this.toSkinRecord(row), owner_name: row.owner_name ?? '' })), total: Number(total) };
   }
 
   async skinsOfUser(identifier: string): Promise<SkinRecord[]> {
@@ -198,6 +209,42 @@ export class Wardrobe {
   ): Promise<SkinRecord> {
     const skin = await this.skinOf(this.db, skinUuid, null);
     return this.updateSkin(actor, skin, changes, 'skin.admin_update');
+  }
+
+  /**
+   * Moderation: an admin deletes a player's skin (only of a player below the admin's own effective level), the owner
+   * is mailed with the reason, and the texture goes as with the player's own delete; a selected skin is unselected
+   * (the foreign key's ON DELETE SET NULL).
+   */
+  async moderateDeleteSkin(editor: { actor: Actor; level: number }, skinUuid: string, reason = ''): Promise<{ uuid: string }> {
+    const why = reason.trim();
+    if (why.length > 500) throw badRequest('Keep the reason under 500 characters');
+    const skin = await this.skinOf(this.db, skinUuid, null);
+    await this.library.releasing(async (trx) => {
+      const owner = await trx
+        .selectFrom('users')
+        .leftJoin('role_grants', 'role_grants.user_id', 'users.id')
+        .select(['users.id', 'users.username', 'users.mail', 'users.perms', 'role_grants.role_level', 'role_grants.expires_at'])
+        .where('users.id', '=', skin.user_id)
+        .executeTakeFirstOrThrow();
+      const now = this.clock.now();
+      const grant = owner.role_level === null ? null : { role_level: owner.role_level, expires_at: owner.expires_at };
+      if (effectiveLevel(owner.perms, grant, now) >= editor.level)
+        throw forbidden('You cannot delete the skin of a user at or above your own level');
+      const { name } = await trx.selectFrom('skins').select('name').where('id', '=', skin.id).executeTakeFirstOrThrow();
+      await trx.deleteFrom('skins').where('id', '=', skin.id).execute();
+      await recordAudit(trx, now, {
+        actor: editor.actor,
+        action: 'skin.moderate_delete',
+        target: owner.id,
+        details: { skin: skin.uuid, name, reason: why },
+      });
+      await queueMail(trx, now, owner.mail, skinRemovedMessage(owner.username ?? owner.mail, name, why));
+      return { result: undefined, released: [skin.texture_digest] };
+    });
+    this.changed();
+    this.mailQueued();
+    return { uuid: skin.uuid };
   }
 
   async uploadCape(actor: Actor, upload: { png: Buffer; name: string; owners: number[] }): Promise<CapeRecord> {
@@ -293,7 +340,20 @@ export class Wardrobe {
       .selectFrom('capes')
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow();
-    return { records: await this.capeRecords(this.db, capes), total: Number(total) };
+    const records = await this.capeRecords(this.db, capes);
+    const ownerIds = [...new Set(records.flatMap((record) => record.owners))];
+    const names = new Map(
+      ownerIds.length === 0
+        ? []
+        : (await this.db.selectFrom('users').select(['id', 'username']).where('id', 'in', ownerIds).execute()).map((row) => [
+            row.id,
+            row.username ?? '',
+          ]),
+    );
+    return {
+      records: records.map((record) => ({ ...record, owner_users: record.owners.map((id) => ({ id, username: names.get(id) ?? '' })) })),
+      total: Number(total),
+    };
   }
 
   // ---- shared ----

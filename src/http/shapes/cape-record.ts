@@ -11,6 +11,8 @@ export interface CapeRecord {
   url: string;
   /** Only in lists about one player: whether this is the cape they wear. */
   selected?: boolean;
+  /** Only in the admin list of every cape: the owners with their usernames, in the order of `owners`. */
+  owner_users?: { id: number; username: string }[];
 }
 
 export const CAPE_RECORD_SCHEMA = recordSchema<CapeRecord>(
@@ -21,8 +23,12 @@ export const CAPE_RECORD_SCHEMA = recordSchema<CapeRecord>(
     digest: { type: 'string' },
     url: { type: 'string' },
     selected: { type: 'boolean' },
+    owner_users: {
+      type: 'array',
+      items: recordSchema<{ id: number; username: string }>({ id: { type: 'integer' }, username: { type: 'string' } }),
+    },
   },
-  ['selected'],
+  ['selected', 'owner_users'],
 );
 
 export const CAPE_EXAMPLE: CapeRecord = {

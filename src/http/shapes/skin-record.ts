@@ -15,6 +15,8 @@ export interface SkinRecord {
   url: string;
   /** Only in lists about one player: whether this is the skin they wear. */
   selected?: boolean;
+  /** Only in the admin list of every skin: the owner's username ("" before registration step 3). */
+  owner_name?: string;
 }
 
 export const SKIN_RECORD_SCHEMA = recordSchema<SkinRecord>(
@@ -28,8 +30,9 @@ export const SKIN_RECORD_SCHEMA = recordSchema<SkinRecord>(
     digest: { type: 'string' },
     url: { type: 'string' },
     selected: { type: 'boolean' },
+    owner_name: { type: 'string' },
   },
-  ['selected'],
+  ['selected', 'owner_name'],
 );
 
 export const SKIN_EXAMPLE: SkinRecord = {

@@ -17,25 +17,38 @@ export interface UserDetail {
   Discord_integration: boolean;
   Discord: { userid: string; username: string; avatar: string };
   Mail_verification: number;
+  /** Beyond interface.md, only in the admin view: the user id. */
+  Id?: number;
+  /** Beyond interface.md, only in the admin view: the stored perms (PermLvl is the effective level). */
+  Perms?: number;
 }
 
-export const USER_DETAIL_SCHEMA = recordSchema<UserDetail>({
-  Username: { type: 'string' },
-  Uuid: { type: 'string' },
-  Mail: { type: 'string' },
-  Mail_verify: { type: 'integer' },
-  Selected_Cape: { type: 'integer' },
-  Selected_Skin: { type: 'string' },
-  PermLvl: { type: 'integer' },
-  Capes: { type: 'array', items: recordSchema<UserDetail['Capes'][number]>({ Id: { type: 'string' }, Name: { type: 'string' } }) },
-  Skins: {
-    type: 'array',
-    items: recordSchema<UserDetail['Skins'][number]>({ uuid: { type: 'string' }, name: { type: 'string' }, cloak_id: { type: 'string' } }),
+export const USER_DETAIL_SCHEMA = recordSchema<UserDetail>(
+  {
+    Username: { type: 'string' },
+    Uuid: { type: 'string' },
+    Mail: { type: 'string' },
+    Mail_verify: { type: 'integer' },
+    Selected_Cape: { type: 'integer' },
+    Selected_Skin: { type: 'string' },
+    PermLvl: { type: 'integer' },
+    Capes: { type: 'array', items: recordSchema<UserDetail['Capes'][number]>({ Id: { type: 'string' }, Name: { type: 'string' } }) },
+    Skins: {
+      type: 'array',
+      items: recordSchema<UserDetail['Skins'][number]>({
+        uuid: { type: 'string' },
+        name: { type: 'string' },
+        cloak_id: { type: 'string' },
+      }),
+    },
+    Discord_integration: { type: 'boolean' },
+    Discord: recordSchema<UserDetail['Discord']>({ userid: { type: 'string' }, username: { type: 'string' }, avatar: { type: 'string' } }),
+    Mail_verification: { type: 'integer' },
+    Id: { type: 'integer' },
+    Perms: { type: 'integer' },
   },
-  Discord_integration: { type: 'boolean' },
-  Discord: recordSchema<UserDetail['Discord']>({ userid: { type: 'string' }, username: { type: 'string' }, avatar: { type: 'string' } }),
-  Mail_verification: { type: 'integer' },
-});
+  ['Id', 'Perms'],
+);
 
 export const USER_DETAIL_EXAMPLE: UserDetail = {
   Username: 'Steve',

@@ -1,6 +1,7 @@
 // The User record of interface.md 2.3 (the admin user list): type, response schema and example.
 import { PLAYER_ID, PLAYER_UUID } from './example-story.ts';
 import { recordSchema } from './record-schema.ts';
+import { ROLE_GRANT_SCHEMA, type RoleGrantRecord } from './role-grant.ts';
 
 /** `password` is the stored argon2id hash, as contract section 2 says. */
 export interface UserRecord {
@@ -16,21 +17,30 @@ export interface UserRecord {
   serverID: string | null;
   /** The bigint users.hwid_id a LaunchServer's sql core writes, as text (interface.md gives a string). */
   hwidId: string | null;
+  /** Beyond interface.md, in the admin list: the effective level (perms raised by an unexpired role grant; -1 banned). */
+  level?: number;
+  /** Beyond interface.md, in the admin list: the user's role grant, expired or not, or null. */
+  role_grant?: RoleGrantRecord | null;
 }
 
-export const USER_RECORD_SCHEMA = recordSchema<UserRecord>({
-  id: { type: 'integer' },
-  username: { type: 'string' },
-  dsid: { type: 'string' },
-  mail: { type: 'string' },
-  mail_verify: { type: 'integer' },
-  uuid: { type: 'string' },
-  password: { type: 'string' },
-  perms: { type: 'integer' },
-  accessToken: { type: ['string', 'null'] },
-  serverID: { type: ['string', 'null'] },
-  hwidId: { type: ['string', 'null'] },
-});
+export const USER_RECORD_SCHEMA = recordSchema<UserRecord>(
+  {
+    id: { type: 'integer' },
+    username: { type: 'string' },
+    dsid: { type: 'string' },
+    mail: { type: 'string' },
+    mail_verify: { type: 'integer' },
+    uuid: { type: 'string' },
+    password: { type: 'string' },
+    perms: { type: 'integer' },
+    accessToken: { type: ['string', 'null'] },
+    serverID: { type: ['string', 'null'] },
+    hwidId: { type: ['string', 'null'] },
+    level: { type: 'integer' },
+    role_grant: { anyOf: [ROLE_GRANT_SCHEMA, { type: 'null' }] },
+  },
+  ['level', 'role_grant'],
+);
 
 export const USER_RECORD_EXAMPLE: UserRecord = {
   id: PLAYER_ID,
@@ -44,4 +54,6 @@ export const USER_RECORD_EXAMPLE: UserRecord = {
   accessToken: null,
   serverID: null,
   hwidId: null,
+  level: 0,
+  role_grant: null,
 };
