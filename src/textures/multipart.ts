@@ -6,6 +6,13 @@ import { ApiError, badRequest } from '../http/envelope.ts';
 /** @fastify/multipart's limits for a one-file texture upload: the file's own limit applies while it streams in. */
 export const uploadLimits = (maxTextureBytes: number) => ({ fileSize: maxTextureBytes, files: 1, fields: 20, fieldSize: 4096, parts: 25 });
 
+/** A byte count as people read it: 1 MB for 1048576, 512 KB for 524288 (binary units, as MAX_TEXTURE_BYTES is set). */
+export function readableSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
+  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KB`;
+  return `${bytes} bytes`;
+}
+
 export interface Upload {
   file: Buffer;
   fields: Map<string, string[]>;
@@ -25,7 +32,7 @@ export async function readUpload(request: FastifyRequest, fileField: string, max
         file = await part.toBuffer();
       } catch (error) {
         if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new ApiError(413, `The file in "${fileField}" is larger than the limit of ${maxBytes} bytes`);
+          throw new ApiError(413, `The file in "${fileField}" is larger than the limit of ${readableSize(maxBytes)}`);
         }
         throw error;
       }
