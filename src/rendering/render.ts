@@ -2,7 +2,7 @@
 // geometry computed once per view and skin model, and a 32-bit view of each texture object.
 //
 // Public API
-//   renderImage(request): Buffer                    the PNG of a head, body or cloak image, flat or 3D
+//   renderImage(request): Buffer                    the PNG of a head, bust, body or cloak image, flat or 3D
 //   renderPixels(request): RgbaImage                the same image before PNG encoding
 //   renderDimensions({ view, type, size })          the { width, height } that renderImage produces
 //   MIN_RENDER_SIZE, MAX_RENDER_SIZE                the accepted range of `size`
@@ -19,7 +19,7 @@ import { boxLayout, skinParts, type Rect, type SkinPartName, type Vec3 } from '.
 import { hasHat, isLegacySkin, type RgbaImage } from '../skin/texture.ts';
 import { encodePng } from './png.ts';
 
-export type RenderView = 'head' | 'body' | 'cloak';
+export type RenderView = 'head' | 'bust' | 'body' | 'cloak';
 export type RenderType = 'skin' | 'player';
 
 export interface RenderRequest {
@@ -35,6 +35,10 @@ export interface RenderRequest {
   /** Decoded cape, 64x32 or a multiple (22x17 capes padded by the caller); required for, and only drawn by,
    * the cloak view. */
   cape?: RgbaImage;
+  /** Draw the second layer (hat, jacket, sleeves, trousers); default true. Image dimensions do not change. */
+  overlay?: boolean;
+  /** The smallest `size` accepted, from 1; default MIN_RENDER_SIZE (Crafatar's avatars go down to 1 pixel). */
+  minimumSize?: number;
 }
 
 export const MIN_RENDER_SIZE = 8;
@@ -50,21 +54,25 @@ export function renderImage(request: RenderRequest): Buffer {
   return encodePng(renderPixels(request));
 }
 
-export function renderDimensions({ view, type, size }: Pick<RenderRequest, 'view' | 'type' | 'size'>): { width: number; height: number } {
-  checkSize(size);
+export function renderDimensions({ view, type, size, minimumSize }: Pick<RenderRequest, 'view' | 'type' | 'size' | 'minimumSize'>): {
+  width: number;
+  height: number;
+} {
+  checkSize(size, minimumSize);
   if (view === 'head') return { width: size, height: size };
   const frame = frameOf(view, type);
   return { width: size, height: Math.max(1, Math.round((frame.height * size) / frame.width)) };
 }
 
 export function renderPixels(request: RenderRequest): RgbaImage {
-  const { view, type, size, skin, cape } = request;
-  checkSize(size);
+  const { view, type, size, skin, cape, minimumSize } = request;
+  checkSize(size, minimumSize);
   checkTexture('skin', skin, [1, 0.5]);
   if (cape) checkTexture('cape', cape, [0.5]);
   if (view === 'cloak' && !cape) throw new RangeError('the cloak view needs a cape');
 
-  const faces = sceneFaces(view, type, { slim: request.slim, legacy: isLegacySkin(skin), hat: hasHat(skin) });
+  const model = { slim: request.slim, legacy: isLegacySkin(skin), hat: hasHat(skin), overlay: request.overlay ?? true };
+  const faces = sceneFaces(view, type, model);
   const frame = frameOf(view, type);
   const { width, height } = renderDimensions(request);
   const scale = view === 'head' ? size / Math.max(frame.width, frame.height) : size / frame.width;
@@ -105,12 +113,16 @@ interface Box {
   mirrored: boolean;
   /** Rotation (row-major 3x3) and then translation applied to the box; only the cape has one. */
   placement?: { rotation: readonly number[]; offset: Vec3 };
+  /** Bust: only this many texture rows of the upright faces are drawn, from the top (the rest is cut off). */
+  rows?: number;
 }
 
 interface SkinModel {
   slim: boolean;
   legacy: boolean;
   hat: boolean;
+  /** Whether the second layer is drawn at all. */
+  overlay: boolean;
 }
 
 const HEAD_INFLATE = 0.5;
@@ -118,17 +130,25 @@ const LIMB_INFLATE = 0.25;
 /** The cape hangs slightly away from the back, as it does on a player standing still. */
 const CAPE_SWING_DEGREES = 6;
 
+/** The bust keeps the head and the top 8 of the 12 rows of torso and arms (Minotar's cut, a square flat image). */
+const BUST_ROWS = 8;
+
 function sceneBoxes(view: RenderView, type: RenderType, model: SkinModel): Box[] {
   if (view === 'cloak' && type === 'skin') return [capeBox(false)];
   const skinBoxes = playerBoxes(model);
   if (view === 'head') return skinBoxes.filter((box) => box.part === 'head');
+  if (view === 'bust') {
+    return skinBoxes
+      .filter((box) => box.part !== 'rightLeg' && box.part !== 'leftLeg')
+      .map((box) => (box.part === 'head' ? box : { ...box, rows: BUST_ROWS }));
+  }
   return view === 'cloak' ? [...skinBoxes, capeBox(true)] : skinBoxes;
 }
 
 /** 64x32 skins have no left limbs of their own: they draw the right ones mirrored. */
 const LEGACY_MIRROR_OF: Partial<Record<SkinPartName, SkinPartName>> = { leftArm: 'rightArm', leftLeg: 'rightLeg' };
 
-function playerBoxes({ slim, legacy, hat }: SkinModel): Box[] {
+function playerBoxes({ slim, legacy, hat, overlay }: SkinModel): Box[] {
   const parts = skinParts(slim);
   return parts.flatMap((part) => {
     const mirrorOf = legacy ? LEGACY_MIRROR_OF[part.name] : undefined;
@@ -142,7 +162,7 @@ function playerBoxes({ slim, legacy, hat }: SkinModel): Box[] {
     };
     const base: Box = { ...common, uv: mirrorOf ? parts.find((source) => source.name === mirrorOf)!.base : part.base, overlay: false };
     // Legacy skins have no second layer but the hat.
-    const hasOverlay = part.name === 'head' ? hat : !legacy;
+    const hasOverlay = overlay && (part.name === 'head' ? hat : !legacy);
     return hasOverlay ? [base, { ...common, uv: part.overlay, overlay: true }] : [base];
   });
 }
@@ -197,6 +217,15 @@ function boxFaces(box: Box, inflated: boolean): Face[] {
     { corner: [x1, y1, z1], across: [0, 0, -Z], down: [0, -Y, 0], rect: box.mirrored ? layout.right : layout.left },
     { corner: [x1, y1, z0], across: [-X, 0, 0], down: [0, -Y, 0], rect: layout.back },
   ];
+  if (box.rows !== undefined) {
+    // The upright faces (all but the top, listed first) start at the box's top edge: keep their first rows.
+    for (const [index, face] of faces.entries()) {
+      if (index === 0) continue;
+      const [x, y, width, height] = face.rect;
+      const kept = box.rows / height;
+      faces[index] = { ...face, rect: [x, y, width, box.rows], down: [face.down[0] * kept, face.down[1] * kept, face.down[2] * kept] };
+    }
+  }
   return faces.map((face) => ({
     ...(box.placement ? place(face, box.placement) : face),
     texture: box.texture,
@@ -300,7 +329,7 @@ const frames = new Map<string, Frame>();
 
 /** The faces the camera sees, in drawing order: base layer first, then the overlay back to front. */
 function sceneFaces(view: RenderView, type: RenderType, model: SkinModel): ScreenFace[] {
-  const key = `${view}/${type}/${model.slim}/${model.legacy}/${model.hat}`;
+  const key = `${view}/${type}/${model.slim}/${model.legacy}/${model.hat}/${model.overlay}`;
   let faces = scenes.get(key);
   if (!faces) {
     const camera = cameraFor(view, type);
@@ -359,12 +388,9 @@ function frameOf(view: RenderView, type: RenderType): Frame {
   let frame = frames.get(key);
   if (!frame) {
     const camera = cameraFor(view, type);
-    const corners = visibleFaces(view, type, { slim: false, legacy: false, hat: true }).flatMap(({ corner, across, down }) => [
-      corner,
-      add(corner, across),
-      add(corner, down),
-      add(add(corner, across), down),
-    ]);
+    const corners = visibleFaces(view, type, { slim: false, legacy: false, hat: true, overlay: true }).flatMap(
+      ({ corner, across, down }) => [corner, add(corner, across), add(corner, down), add(add(corner, across), down)],
+    );
     const xs = corners.map((p) => dot(p, camera.right));
     const ys = corners.map((p) => dot(p, camera.up));
     const left = Math.min(...xs);
@@ -559,9 +585,11 @@ function blend(pixels: Uint8Array, at: number, texture: Uint8Array, from: number
 // ---------------------------------------------------------------------------------------------------------
 // Checks on the inputs.
 
-function checkSize(size: number): void {
-  if (!Number.isInteger(size) || size < MIN_RENDER_SIZE || size > MAX_RENDER_SIZE) {
-    throw new RangeError(`size must be an integer from ${MIN_RENDER_SIZE} to ${MAX_RENDER_SIZE}`);
+function checkSize(size: number, minimum = MIN_RENDER_SIZE): void {
+  if (!Number.isInteger(minimum) || minimum < 1 || minimum > MIN_RENDER_SIZE)
+    throw new RangeError(`minimumSize must be from 1 to ${MIN_RENDER_SIZE}`);
+  if (!Number.isInteger(size) || size < minimum || size > MAX_RENDER_SIZE) {
+    throw new RangeError(`size must be an integer from ${minimum} to ${MAX_RENDER_SIZE}`);
   }
 }
 
