@@ -1,14 +1,16 @@
 // The public image endpoints of interface.md 4.3. No token needed; every image carries an ETag and
 // answers If-None-Match with 304.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../http/envelope.ts';
 import { LAUNCHER_DOCUMENT_EXAMPLE, LAUNCHER_DOCUMENT_SCHEMA } from '../http/shapes/launcher-document.ts';
 import { MAX_RENDER_SIZE, MIN_RENDER_SIZE, type RenderType } from '../rendering/render.ts';
+import { IMMUTABLE, sendImage } from './reply.ts';
 import type { ImageResult, ImageService } from './service.ts';
 
 interface ImageQuery {
   size: number;
   type: RenderType;
+  overlay: 'true' | 'false';
 }
 
 // Unknown parameters are refused (400): each distinct URL that passes validation may be remembered as an answer.
@@ -18,6 +20,8 @@ const imageQuery = {
   properties: {
     size: { type: 'integer', minimum: MIN_RENDER_SIZE, maximum: MAX_RENDER_SIZE, default: 100 },
     type: { type: 'string', enum: ['skin', 'player'], default: 'skin' },
+    // The second layer (contract section 13): drawn unless `false`.
+    overlay: { type: 'string', enum: ['true', 'false'], default: 'true' },
   },
 } as const;
 // The file endpoints take `type` too (interface.md), and answer with the texture file for either value.
@@ -38,21 +42,20 @@ const imageResponses = {
   ...errorResponses(404),
 };
 
-function matchesEtag(header: string | undefined, etag: string) {
-  return (
-    header !== undefined && header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag || candidate.trim() === '*')
+/** `/textures/{hash}`, and any other path that must answer exactly like it (CustomSkinAPI's `/csl/textures/{hash}`). */
+export function textureFileRoute(app: FastifyInstance, images: ImageService, url: string, summary: string) {
+  app.get<{ Params: { hash: string } }>(
+    url,
+    {
+      schema: {
+        summary,
+        tags,
+        params: { type: 'object', required: ['hash'], properties: { hash: { type: 'string', pattern: '^[0-9a-f]{64}$' } } },
+        response: imageResponses,
+      },
+    },
+    async (request, reply) => sendImage(request, reply, await images.textureFile(request.params.hash), IMMUTABLE),
   );
-}
-
-/** Short max-age: a player's image changes when they change skin; the ETag makes revalidation cheap. */
-const CHANGING = 'public, max-age=60';
-/** A content-addressed file never changes: its address is the digest of its bytes. */
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-function sendImage(request: FastifyRequest, reply: FastifyReply, image: ImageResult, cacheControl = CHANGING) {
-  reply.header('etag', image.etag).header('cache-control', cacheControl);
-  if (matchesEtag(request.headers['if-none-match'], image.etag)) return reply.code(304).send();
-  return reply.type('image/png').send(image.png);
 }
 
 export function imageRoutes(app: FastifyInstance, images: ImageService) {
@@ -70,17 +73,11 @@ export function imageRoutes(app: FastifyInstance, images: ImageService) {
     async (request) => images.launcherDocument(request.params.uuid),
   );
 
-  app.get<{ Params: { hash: string } }>(
+  textureFileRoute(
+    app,
+    images,
     '/textures/:hash',
-    {
-      schema: {
-        summary: 'A texture file by the SHA-256 of its bytes (the game login hands out these addresses); never changes',
-        tags,
-        params: { type: 'object', required: ['hash'], properties: { hash: { type: 'string', pattern: '^[0-9a-f]{64}$' } } },
-        response: imageResponses,
-      },
-    },
-    async (request, reply) => sendImage(request, reply, await images.textureFile(request.params.hash), IMMUTABLE),
+    'A texture file by the SHA-256 of its bytes (the game login hands out these addresses); never changes',
   );
 
   /**
@@ -112,19 +109,24 @@ export function imageRoutes(app: FastifyInstance, images: ImageService) {
       },
     );
 
-  for (const view of ['head', 'body'] as const) {
+  const VIEW_SUMMARIES = {
+    head: 'The head',
+    body: 'The whole body',
+    bust: 'The bust (head, and torso and arms down to two thirds of their height; no legs)',
+  };
+  for (const view of ['head', 'body', 'bust'] as const) {
     imageRoute(
       `/api/skin/${view}/:uuid`,
       'uuid',
-      `The ${view} of a player (player UUID or username) or skin (skin UUID): type=skin flat, type=player in 3D`,
-      (params, query) => images.playerImage(view, params.uuid, query.type, query.size),
+      `${VIEW_SUMMARIES[view]} of a player (player UUID or username) or skin (skin UUID): type=skin flat, type=player in 3D; overlay=false leaves the second layer out`,
+      (params, query) => images.playerImage(view, params.uuid, query.type, query.size, { overlay: query.overlay !== 'false' }),
     );
   }
   imageRoute(
     '/api/skin/cloak/:id',
     'id',
     'A cape UUID: the cloak (type=skin its outer face, type=player the default player wearing it); a player or skin: the skin file',
-    (params, query) => images.cloakPath(params.id, query.type, query.size),
+    (params, query) => images.cloakPath(params.id, query.type, query.size, { overlay: query.overlay !== 'false' }),
   );
   imageRoute(
     '/api/skin/standart/cape/:uuid',

@@ -22,6 +22,34 @@ import { playerWearingLookups, type WornTextures } from '../textures/worn.ts';
 /** What an image path names: the textures to draw. A null skin means the player has none (default skin). */
 interface Wearing extends WornTextures {
   playerUuid: string | null;
+  /** The player's name as stored; null for a skin UUID or an identifier nobody has. */
+  username: string | null;
+  /** Without a skin: the default model to draw, instead of the one the player UUID gives. */
+  defaultSlim?: boolean;
+}
+
+export type DefaultModel = 'classic' | 'slim';
+
+/** How a drop-in URL of another service (contract section 13) draws a player without a skin of their own. */
+export interface DefaultRules {
+  /** Every player without a skin, known or not, gets this model (Crafatar's `default`). */
+  withoutSkin?: DefaultModel;
+  /** An identifier nobody has gets this model; otherwise by its UUID (Java's hashCode rule), classic for a name. */
+  unknown?: DefaultModel;
+}
+
+export interface RenderOptions {
+  /** Draw the second layer; default true. */
+  overlay?: boolean;
+  /** The smallest size accepted (Crafatar's avatars go down to 1); the renderer's own minimum by default. */
+  minimumSize?: number;
+}
+
+/** What the CustomSkinAPI profile of a player holds (contract section 13). */
+export interface CustomSkinProfile {
+  username: string;
+  skin: { digest: string; slim: boolean } | null;
+  cape: { digest: string } | null;
 }
 
 export interface ImageResult {
@@ -30,6 +58,12 @@ export interface ImageResult {
 }
 
 const DEFAULT_SKIN_KEY = { false: 'default-classic', true: 'default-slim' };
+
+/** The views of a player (or skin); the cloak view is reached through the cloak path only. */
+export type PlayerView = Exclude<RenderView, 'cloak'>;
+
+/** The model drawn: the skin's own, else the chosen default, else the one the player UUID gives. */
+const slimOf = (wearing: Wearing) => wearing.skin?.slim ?? wearing.defaultSlim ?? defaultModelIsSlim(wearing.playerUuid);
 
 /**
  * How long a resolved identifier (player or skin to texture digests) is reused. A change made through this
@@ -159,12 +193,13 @@ export class ImageService {
 
   private async lookUpWearing(uuid: string | null, identifier: string): Promise<Wearing | null> {
     const player = uuid ? await this.players.byUuid(uuid) : await this.players.byUsernameKey(usernameKey(identifier));
-    if (player) return { playerUuid: player.uuid, skin: player.skin, cape: player.cape };
+    if (player) return { playerUuid: player.uuid, username: player.username, skin: player.skin, cape: player.cape };
     if (!uuid) return null;
     const [skin] = await this.skinByUuid({ key: uuid });
     if (!skin) return null;
     return {
       playerUuid: null,
+      username: null,
       skin: { digest: skin.texture_digest, slim: skin.slim === 1 },
       cape: skin.cape_digest ? { digest: skin.cape_digest } : null,
     };
@@ -174,6 +209,29 @@ export class ImageService {
     const wearing = await this.wearing(identifier);
     if (!wearing) throw notFound(`No player or skin ${identifier}`);
     return wearing;
+  }
+
+  /**
+   * Drop-in URLs: an identifier nobody has is drawn as a player without a skin (contract section 13), the default
+   * model chosen by `rules`.
+   */
+  private async wearingOrNobody(identifier: string, rules: DefaultRules): Promise<Wearing> {
+    const wearing = (await this.wearing(identifier)) ?? {
+      playerUuid: normalizeUuid(identifier),
+      username: null,
+      skin: null,
+      cape: null,
+      defaultSlim: rules.unknown === undefined ? undefined : rules.unknown === 'slim',
+    };
+    return rules.withoutSkin && !wearing.skin ? { ...wearing, defaultSlim: rules.withoutSkin === 'slim' } : wearing;
+  }
+
+  /** The CustomSkinAPI profile of a player by name, or null when no player has that name. */
+  async customSkinProfile(name: string): Promise<CustomSkinProfile | null> {
+    if (normalizeUuid(name)) return null;
+    const wearing = await this.wearing(name);
+    if (!wearing?.username) return null;
+    return { username: wearing.username, skin: wearing.skin, cape: wearing.cape };
   }
 
   private capeDigest(identifier: string): Promise<string | null> {
@@ -201,17 +259,27 @@ export class ImageService {
   }
 
   /** `/api/skin/cloak/:id`: a cape UUID is the cloak image; anything else is a player (or skin) and its skin file. */
-  async cloakPath(identifier: string, type: RenderType, size: number): Promise<ImageResult> {
+  async cloakPath(identifier: string, type: RenderType, size: number, options: RenderOptions = {}): Promise<ImageResult> {
     const capeDigest = await this.capeDigest(identifier);
-    if (capeDigest) return this.render('cloak', type, size, { playerUuid: null, skin: null, cape: { digest: capeDigest } });
+    if (capeDigest) {
+      return this.render('cloak', type, size, { playerUuid: null, username: null, skin: null, cape: { digest: capeDigest } }, options);
+    }
     return this.skinFile(identifier);
   }
 
   /** The skin texture a player wears (the default skin when they have none) or that a skin UUID names. */
   async skinFile(identifier: string): Promise<ImageResult> {
-    const wearing = await this.mustWear(identifier);
+    return this.skinFileOf(await this.mustWear(identifier));
+  }
+
+  /** Drop-in URLs: the skin file of anyone, the default skin `rules` choose for one without a skin or unknown. */
+  async skinFileOrDefault(identifier: string, rules: DefaultRules): Promise<ImageResult> {
+    return this.skinFileOf(await this.wearingOrNobody(identifier, rules));
+  }
+
+  private async skinFileOf(wearing: Wearing): Promise<ImageResult> {
     if (wearing.skin) return { png: await this.library.png(wearing.skin.digest), etag: `"${wearing.skin.digest}"` };
-    const fallback = this.defaultSkins[defaultModelIsSlim(wearing.playerUuid) ? 'true' : 'false'];
+    const fallback = this.defaultSkins[`${slimOf(wearing)}`];
     return { png: fallback.png, etag: `"${fallback.digest}"` };
   }
 
@@ -229,21 +297,46 @@ export class ImageService {
     return { png, etag: `"${digest}"` };
   }
 
-  async playerImage(view: 'head' | 'body', identifier: string, type: RenderType, size: number): Promise<ImageResult> {
-    return this.render(view, type, size, await this.mustWear(identifier));
+  async playerImage(
+    view: PlayerView,
+    identifier: string,
+    type: RenderType,
+    size: number,
+    options: RenderOptions = {},
+  ): Promise<ImageResult> {
+    return this.render(view, type, size, await this.mustWear(identifier), options);
   }
 
-  private async render(view: RenderView, type: RenderType, size: number, wearing: Wearing): Promise<ImageResult> {
-    const slim = wearing.skin?.slim ?? defaultModelIsSlim(wearing.playerUuid);
+  /** Drop-in URLs: the image of anyone, drawn with the default skin `rules` choose for one without a skin or unknown. */
+  async imageOrDefault(
+    view: PlayerView,
+    identifier: string,
+    type: RenderType,
+    size: number,
+    options: RenderOptions & DefaultRules = {},
+  ): Promise<ImageResult> {
+    return this.render(view, type, size, await this.wearingOrNobody(identifier, options), options);
+  }
+
+  private async render(
+    view: RenderView,
+    type: RenderType,
+    size: number,
+    wearing: Wearing,
+    options: RenderOptions = {},
+  ): Promise<ImageResult> {
+    const slim = slimOf(wearing);
+    const overlay = options.overlay ?? true;
     const skinKey = wearing.skin?.digest ?? DEFAULT_SKIN_KEY[`${slim}`];
     // Only the cloak views show the cape; a cape change must not invalidate heads and bodies.
     const capeKey = view === 'cloak' ? wearing.cape?.digest : undefined;
-    const key = `${view}/${type}/${size}/${skinKey}/${slim ? 'slim' : 'classic'}/${capeKey ?? '-'}`;
+    // The keys (and so the ETags) of images with the second layer are those they had before `overlay` existed.
+    const key = `${view}/${type}/${size}/${skinKey}/${slim ? 'slim' : 'classic'}/${capeKey ?? '-'}${overlay ? '' : '/base'}`;
     const cached = this.renders.get(key);
     if (cached) return cached;
     const skin = wearing.skin ? await this.library.image(wearing.skin.digest) : this.defaultSkins[`${slim}`].image;
     const cape = capeKey ? await this.library.image(capeKey) : undefined;
-    const png = renderImage({ view, type, size, skin, slim, cape });
+    const png = renderImage({ view, type, size, skin, slim, cape, overlay, minimumSize: options.minimumSize });
     const rendered = cachedImage({ png, etag: `"${createHash('sha1').update(key).digest('base64url')}"` });
     this.renders.set(key, rendered);
     return rendered;

@@ -1,0 +1,22 @@
+// How every image answer is sent (contract section 7): ETag, Cache-Control, 304 to a matching If-None-Match.
+// Shared by the service's own image routes and the drop-in URLs of other services (src/dropin/).
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ImageResult } from './service.ts';
+
+/** Short max-age: a player's image changes when they change skin; the ETag makes revalidation cheap. */
+export const CHANGING = 'public, max-age=60';
+/** A content-addressed file never changes: its address is the digest of its bytes. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** Whether an If-None-Match header names this ETag (weak or strong), or is `*`. */
+export function matchesEtag(header: string | undefined, etag: string) {
+  return (
+    header !== undefined && header.split(',').some((candidate) => candidate.trim().replace(/^W\//, '') === etag || candidate.trim() === '*')
+  );
+}
+
+export function sendImage(request: FastifyRequest, reply: FastifyReply, image: ImageResult, cacheControl = CHANGING) {
+  reply.header('etag', image.etag).header('cache-control', cacheControl);
+  if (matchesEtag(request.headers['if-none-match'], image.etag)) return reply.code(304).send();
+  return reply.type('image/png').send(image.png);
+}
