@@ -27,6 +27,10 @@ import { requestIdGenerator } from './http/request-id.ts';
 import { Broadcaster, DEFAULT_BROADCAST_OPTIONS, type BroadcastOptions } from './mail/broadcast.ts';
 import { DEFAULT_MAIL_WORKER_OPTIONS, MailWorker, type MailWorkerOptions } from './mail/outbox.ts';
 import { createMailTransport } from './mail/transport.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
+import { DashboardService } from './dashboard/service.ts';
+import { registrationRoutes } from './registration/routes.ts';
+import { Registration } from './registration/service.ts';
 import { answerMetricsRequests } from './metrics/cluster.ts';
 import { Metrics } from './metrics/metrics.ts';
 import { installRequestDurations, RequestDurations } from './metrics/request-durations.ts';
@@ -138,6 +142,7 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
 
   const tokens = new Tokens(settings.jwtSecret, settings.jwtTtlSeconds, settings.publicUrl, clock);
   const credentials = new Credentials(db, clock, limiter);
+  const registration = new Registration(db, clock, settings.publicUrl, settings.registration);
   const accounts = new AccountService({
     db,
     clock,
@@ -149,6 +154,7 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
     texturesChanged: () => images.forgetResolutions(),
     releaseTextures: (work) => library.releasing(work),
     publicUrl: settings.publicUrl,
+    admission: registration,
   });
   if (settings.owner) {
     const outcome = await accounts.ensureOwner(settings.owner);
@@ -183,6 +189,8 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
   metricsRoutes(app, metrics, settings.metricsToken);
   accountRoutes(app, accounts, profiles, wardrobe);
   adminRoutes(app, new UserAdmin(db, profiles, clock, () => images.forgetResolutions()), broadcaster);
+  registrationRoutes(app, registration);
+  dashboardRoutes(app, new DashboardService(db, clock, () => registration.mode()));
   await textureRoutes(app, wardrobe, settings.maxTextureBytes);
   imageRoutes(app, images);
   const serviceKey = lazyServiceKey(db, clock, 'yggdrasil');

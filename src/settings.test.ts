@@ -31,6 +31,7 @@ describe('settings', () => {
     assert.equal(settings.metricsToken, null);
     assert.equal(settings.gravitToken, null, 'the GravitLauncher API is off');
     assert.equal(settings.gravitTokenTtlSeconds, 3600);
+    assert.equal(settings.registration, 'open', 'anyone may register');
   });
 
   it('reads every setting', () => {
@@ -51,6 +52,7 @@ describe('settings', () => {
       METRICS_TOKEN: 'scrape-token-of-some-length',
       GRAVIT_TOKEN: 'launchserver-bearer-token',
       GRAVIT_TOKEN_TTL: '30m',
+      REGISTRATION: 'invite',
     });
     assert.equal(settings.port, 9000);
     assert.equal(settings.publicUrl, 'https://skins.example.org');
@@ -62,6 +64,7 @@ describe('settings', () => {
     assert.equal(settings.metricsToken, 'scrape-token-of-some-length');
     assert.equal(settings.gravitToken, 'launchserver-bearer-token');
     assert.equal(settings.gravitTokenTtlSeconds, 1800);
+    assert.equal(settings.registration, 'invite');
   });
 
   it('names every bad value', () => {
@@ -81,6 +84,7 @@ describe('settings', () => {
     assert.match(problemsOf({ GRAVIT_TOKEN_TTL: '59s' }), /^GRAVIT_TOKEN_TTL: must be at least one minute/m);
     assert.match(problemsOf({ GRAVIT_TOKEN_TTL: '31d' }), /^GRAVIT_TOKEN_TTL: must be at most 30 days/m);
     assert.equal(parseSettings({ JWT_TTL: '3650d' }).jwtTtlSeconds, 3650 * 86400, 'JWT_TTL keeps no upper bound');
+    assert.match(problemsOf({ REGISTRATION: 'invitation' }), /^REGISTRATION: must be one of open, invite, closed/m);
   });
 
   it('holds OWNER_* to the rules of every account, without repeating the password', () => {

@@ -51,7 +51,12 @@ export interface Settings {
   gravitToken: string | null;
   /** Lifetime of a launcher access token (GravitLauncher), in seconds. */
   gravitTokenTtlSeconds: number;
+  /** Who may create an account: anyone, only with an invitation, or nobody; the console can override it. */
+  registration: RegistrationMode;
 }
+
+export const REGISTRATION_MODES = ['open', 'invite', 'closed'] as const;
+export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
 
 export class SettingsError extends Error {
   constructor(readonly problems: string[]) {
@@ -200,6 +205,10 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   // An access token cannot outlive its session, whose refresh token lives 30 days (src/gravit/sessions.ts).
   const gravitTokenTtlSeconds = lifetime('GRAVIT_TOKEN_TTL', 3600, 30 * 86400, '1h');
 
+  const registration = text('REGISTRATION') ?? 'open';
+  if (!(REGISTRATION_MODES as readonly string[]).includes(registration))
+    bad('REGISTRATION', `must be one of ${REGISTRATION_MODES.join(', ')}`);
+
   if (problems.length > 0) throw new SettingsError(problems);
   return {
     port,
@@ -225,6 +234,7 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     offlineSkins: rawOfflineSkins === 'true',
     gravitToken,
     gravitTokenTtlSeconds,
+    registration: registration as RegistrationMode,
   };
 }
 

@@ -31,18 +31,23 @@ const LOGGED_OUT_EVERYWHERE = 'Logged out everywhere: every session of this acco
 const DELETED = 'Your account was deleted';
 
 export function accountRoutes(app: FastifyInstance, accounts: AccountService, profiles: Profiles, wardrobe: SelectionCheck) {
-  app.post<{ Body: { mail: string; password: string } }>(
+  app.post<{ Body: { mail: string; password: string; invite?: string } }>(
     '/api/auth/register',
     {
       schema: {
         summary: 'Registration step 1: create an unverified account and mail a code',
+        description:
+          'invite: the code of an invitation link ({PUBLIC_URL}/register?invite=CODE), needed for a new account while ' +
+          'registration is by invitation (GET /api/auth/registration tells the mode); 403 while registration is closed or ' +
+          'without a usable invitation, and nothing is created. Registering again with a mail whose account is not ' +
+          'confirmed yet needs no invitation.',
         tags,
-        body: bodyOf({ mail: 'steve@example.org', password: 'correct horse battery' }),
-        response: { ...emptyEnvelope(REGISTERED, `${BASE}/register/confirm`), ...errorResponses(409, 429) },
+        body: bodyOf({ mail: 'steve@example.org', password: 'correct horse battery', invite: 'q3Vf8LkQ2xN7cR1tYb5wZ0aD' }, ['invite']),
+        response: { ...emptyEnvelope(REGISTERED, `${BASE}/register/confirm`), ...errorResponses(403, 409, 429) },
       },
     },
     async (request) => {
-      const next = await accounts.register(request.body.mail, request.body.password, request.ip);
+      const next = await accounts.register(request.body.mail, request.body.password, request.ip, request.body.invite);
       return ok({}, REGISTERED, next);
     },
   );

@@ -34,6 +34,19 @@ export interface AccountDeps {
    * more (TextureLibrary.releasing, which textures/ implements). */
   releaseTextures: TextureRelease;
   publicUrl: string;
+  /** Whether a new account may be created (registration control, which registration/ implements); absent: always. */
+  admission?: Admission;
+}
+
+/**
+ * Decides whether registration step 1 may create a new account (open, by invitation or closed). Only a new account
+ * asks: registering again with a mail whose unverified account exists creates nothing, so it takes no invitation.
+ */
+export interface Admission {
+  /** Throws the refusal (an ApiError) before any work is done. */
+  check(invite: string | undefined): Promise<void>;
+  /** In the transaction that creates the account: checks again and takes the invitation, or throws (nothing is created). */
+  admit(trx: Transaction<Database>, invite: string | undefined, account: Actor, nowMs: number): Promise<void>;
 }
 
 export type TextureRelease = <T>(work: (trx: Transaction<Database>) => Promise<{ result: T; released: string[] }>) => Promise<T>;
@@ -78,17 +91,22 @@ export class AccountService {
     return `${this.deps.publicUrl}${path}`;
   }
 
-  /** Step 1: creates (or restarts) an unverified account and mails a code. Returns the next step's URL. */
-  async register(rawMail: string, password: string, clientAddress: string): Promise<string> {
-    const { db, clock, limiter } = this.deps;
+  /**
+   * Step 1: creates (or restarts) an unverified account and mails a code. Returns the next step's URL. A new account
+   * needs the admission's consent (`invite`: the code of an invitation link); restarting one does not.
+   */
+  async register(rawMail: string, password: string, clientAddress: string, invite?: string): Promise<string> {
+    const { db, clock, limiter, admission } = this.deps;
     const mail = checkMail(rawMail);
     checkPassword(password);
     const key = mailKey(mail);
     const taken = (user: { mail_verify: number; username: string | null } | undefined) =>
       user && (user.mail_verify === 1 || user.username !== null);
-    if (taken(await db.selectFrom('users').select(['mail_verify', 'username']).where('mail_key', '=', key).executeTakeFirst())) {
+    const found = await db.selectFrom('users').select(['mail_verify', 'username']).where('mail_key', '=', key).executeTakeFirst();
+    if (taken(found)) {
       throw conflict('An account with this mail already exists; log in, or reset the password');
     }
+    if (!found) await admission?.check(invite);
     await limiter.take(RULES.mailsPerAddress, clientAddress);
     await limiter.take(RULES.mailsPerRecipient, `verify_mail:${key}`);
     const passwordHash = await hashPassword(password);
@@ -120,6 +138,7 @@ export class AccountService {
           .returning('id')
           .executeTakeFirstOrThrow();
         userId = inserted.id;
+        await admission?.admit(trx, invite, { id: userId, name: mail }, now);
       }
       await this.sendCode(trx, userId, 'verify_mail', mail, now);
       await recordAudit(trx, now, { actor: { id: userId, name: mail }, action: 'auth.register', target: userId });

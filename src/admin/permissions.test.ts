@@ -37,6 +37,12 @@ const MATRIX: Record<string, Exclude<Access, 'public'>> = {
   'GET /api/admin/allcapes': 'moderator',
   'GET /api/admin/hardware': 'moderator',
   'PATCH /api/admin/hardware/:id': 'admin',
+  'GET /api/admin/dashboard': 'moderator',
+  'GET /api/admin/registration': 'moderator',
+  'PUT /api/admin/registration': 'owner',
+  'GET /api/admin/invites': 'moderator',
+  'POST /api/admin/invites': 'admin',
+  'DELETE /api/admin/invites/:id': 'admin',
 };
 
 /** Routes after which the caller's token no longer works: each level logs in again after them. */

@@ -10,6 +10,7 @@ import * as textures from './migrations/002_textures.ts';
 import * as broadcasts from './migrations/003_broadcasts.ts';
 import * as gameLogin from './migrations/004_game_login.ts';
 import * as launcher from './migrations/005_launcher.ts';
+import * as registration from './migrations/007_registration.ts';
 import type { Database } from './schema.ts';
 
 // int8 (bigint: millisecond times, COUNT(*)) would arrive as strings; every value we store fits a double.
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003_broadcasts': broadcasts,
   '004_game_login': gameLogin,
   '005_launcher': launcher,
+  '007_registration': registration,
 };
 
 /**

@@ -232,6 +232,29 @@ export interface HardwareUsersTable {
   connected_at: number;
 }
 
+/** Site-wide choices made in the console (registration control), by name; an absent one follows its setting. */
+export interface ConsoleSettingsTable {
+  name: string;
+  value: string;
+  changed_at: number;
+  changed_by: number | null;
+}
+
+/** Invitations to register (REGISTRATION=invite): single use, expiring, revocable; the code is stored as its hash. */
+export interface InvitesTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the code (tokenHash); the code itself is shown once, in the link. */
+  code_hash: string;
+  note: string | null;
+  created_by: number | null;
+  created_at: number;
+  expires_at: number;
+  /** When a registration took it, and the account it made; null while unused. */
+  used_at: number | null;
+  used_by: number | null;
+  revoked_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -251,6 +274,8 @@ export interface Database {
   hwids: HwidsTable;
   hwidlog: HwidLogTable;
   hardware_users: HardwareUsersTable;
+  console_settings: ConsoleSettingsTable;
+  invites: InvitesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -110,6 +110,7 @@ export function testSettings(overrides: Partial<Settings>): Settings {
     offlineSkins: true,
     gravitToken: null,
     gravitTokenTtlSeconds: 3600,
+    registration: 'open',
     ...overrides,
   };
 }
@@ -238,6 +239,7 @@ function environmentOf(settings: Settings): Record<string, string> {
     MAX_SKIN_WIDTH: String(settings.maxSkinWidth),
     RENDER_CACHE_MB: String(Math.ceil(settings.renderCacheBytes / (1024 * 1024))),
     WORKERS: String(settings.workers),
+    REGISTRATION: settings.registration,
     ...(settings.smtpUrl ? { SMTP_URL: settings.smtpUrl } : {}),
     ...(settings.redisUrl ? { REDIS_URL: settings.redisUrl } : {}),
     ...(settings.metricsToken ? { METRICS_TOKEN: settings.metricsToken } : {}),
