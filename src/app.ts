@@ -11,6 +11,9 @@ import { UserAdmin } from './admin/service.ts';
 import { accountRoutes } from './accounts/routes.ts';
 import { AccountService } from './accounts/service.ts';
 import { Tokens } from './accounts/tokens.ts';
+import { twoFactorRoutes } from './two-factor/routes.ts';
+import { SecretBox } from './two-factor/secret-box.ts';
+import { TwoFactorService } from './two-factor/service.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { migrateToLatest, openDatabase } from './database/connect.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -141,7 +144,17 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
   });
 
   const tokens = new Tokens(settings.jwtSecret, settings.jwtTtlSeconds, settings.publicUrl, clock);
-  const credentials = new Credentials(db, clock, limiter);
+  const twoFactor = new TwoFactorService({
+    db,
+    clock,
+    limiter,
+    box: new SecretBox(settings.totpKey),
+    issuer: settings.serverName,
+    publicUrl: settings.publicUrl,
+    mailQueued: () => mailWorker.wake(),
+  });
+  // Every way in checks passwords here, and with it the second factor of an account that has two-factor login on.
+  const credentials = new Credentials(db, clock, limiter, twoFactor);
   const registration = new Registration(db, clock, settings.publicUrl, settings.registration);
   const accounts = new AccountService({
     db,
@@ -188,6 +201,7 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
   healthRoutes(app, db);
   metricsRoutes(app, metrics, settings.metricsToken);
   accountRoutes(app, accounts, profiles, wardrobe);
+  twoFactorRoutes(app, twoFactor);
   adminRoutes(app, new UserAdmin(db, profiles, clock, () => images.forgetResolutions()), broadcaster);
   registrationRoutes(app, registration);
   dashboardRoutes(app, new DashboardService(db, clock, () => registration.mode()));

@@ -21,6 +21,8 @@ export interface Settings {
   dataDir: string;
   database: DatabaseSettings;
   jwtSecret: string;
+  /** The key two-factor secrets are encrypted under (AES-256-GCM, key = SHA-256 of it); at least 32 bytes. */
+  totpKey: string;
   jwtTtlSeconds: number;
   /** null: mail is written as .eml files to DATA_DIR/outbox instead of being sent. */
   smtpUrl: string | null;
@@ -117,6 +119,8 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
 
   const jwtSecret = text('JWT_SECRET');
   if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) bad('JWT_SECRET', 'must be at least 32 bytes long');
+  const totpKey = text('TOTP_KEY');
+  if (totpKey !== undefined && Buffer.byteLength(totpKey) < 32) bad('TOTP_KEY', 'must be at least 32 bytes long');
 
   /** A lifetime: seconds, or a number followed by s, m, h or d; from one minute up to `maxSeconds`. */
   const lifetime = (name: string, fallback: number, maxSeconds: number, example: string) => {
@@ -217,6 +221,7 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     dataDir,
     database,
     jwtSecret: jwtSecret ?? '',
+    totpKey: totpKey ?? '',
     jwtTtlSeconds,
     smtpUrl,
     mailFrom,
@@ -250,11 +255,12 @@ export function settingsWarnings(settings: Settings): string[] {
   return warnings;
 }
 
-/** Reads the environment, validates it, and fills in the JWT secret kept in DATA_DIR when none is configured. */
+/** Reads the environment, validates it, and fills in the JWT secret and the TOTP key kept in DATA_DIR when not configured. */
 export function loadSettings(): Settings {
   const settings = parseSettings(readEnvironment());
   mkdirSync(settings.dataDir, { recursive: true });
   if (settings.jwtSecret === '') settings.jwtSecret = persistentSecret(join(settings.dataDir, 'jwt-secret'));
+  if (settings.totpKey === '') settings.totpKey = persistentSecret(join(settings.dataDir, 'totp-key'));
   return settings;
 }
 

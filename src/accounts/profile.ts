@@ -24,6 +24,7 @@ export class Profiles {
   // Run on every GET /api/home: compiled once (see reusable-query.ts).
   private readonly skinsOf;
   private readonly capesOf;
+  private readonly twoFactorOf;
 
   constructor(db: Kysely<Database>) {
     this.skinsOf = reusableQuery(db, { userId: -201 }, ({ userId }) =>
@@ -42,11 +43,19 @@ export class Profiles {
         .where('cape_owners.user_id', '=', userId)
         .orderBy('capes.id'),
     );
+    // Whether two-factor login is on (src/two-factor keeps the table; a setup not confirmed yet does not count).
+    this.twoFactorOf = reusableQuery(db, { userId: -203 }, ({ userId }) =>
+      db.selectFrom('two_factor').select('user_id').where('user_id', '=', userId).where('enabled_at', 'is not', null),
+    );
   }
 
   /** `level` is the effective level (perms raised by a role grant), which is what a client acts on. */
   async detail(user: ProfileUser, level: number): Promise<UserDetail> {
-    const [skins, capes] = await Promise.all([this.skinsOf({ userId: user.id }), this.capesOf({ userId: user.id })]);
+    const [skins, capes, twoFactor] = await Promise.all([
+      this.skinsOf({ userId: user.id }),
+      this.capesOf({ userId: user.id }),
+      this.twoFactorOf({ userId: user.id }),
+    ]);
     return {
       Username: user.username ?? '',
       Uuid: user.uuid ?? '',
@@ -60,6 +69,7 @@ export class Profiles {
       Discord_integration: user.dsid !== null,
       Discord: { userid: user.dsid ?? '', username: user.discord_username ?? '', avatar: user.discord_avatar ?? '' },
       Mail_verification: user.mail_verification,
+      TwoFactor: twoFactor.length > 0,
     };
   }
 }

@@ -65,13 +65,17 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
     async (request) => ok({}, CONFIRMED, await accounts.confirmMail(request.body.code, request.ip)),
   );
 
-  app.post<{ Body: { username: string; password: string } }>(
+  app.post<{ Body: { username: string; password: string; totp?: string } }>(
     '/api/auth/login',
     {
       schema: {
         summary: 'Log in with a username or mail address; data.jwt is the token for the Authorization header',
+        description:
+          'With two-factor login on, `totp` (the 6-digit code of the authenticator app, or a recovery code) is needed too: ' +
+          'without it the answer is 401 with `data: {totp_required: true}` (the password was right: ask for the code and ' +
+          'send both again); a wrong or used code is a plain 401 with `data: {}`. Wrong codes count as failed logins.',
         tags,
-        body: bodyOf({ username: 'Steve', password: 'correct horse battery' }),
+        body: bodyOf({ username: 'Steve', password: 'correct horse battery', totp: '123456' }, ['totp']),
         response: {
           200: envelopeSchema(
             { type: 'object', properties: { jwt: text } },
@@ -86,7 +90,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
       },
     },
     async (request) => {
-      const { jwt, url } = await accounts.login(request.body.username, request.body.password, request.ip);
+      const { jwt, url } = await accounts.login(request.body.username, request.body.password, request.ip, request.body.totp);
       return ok({ jwt }, LOGGED_IN, url);
     },
   );

@@ -5,7 +5,7 @@ import { actorOf, recordAudit, SYSTEM, type Actor } from '../audit/audit.ts';
 import { unixSeconds, type Clock } from '../clock.ts';
 import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
-import { ApiError, badRequest, conflict, forbidden, unauthorized } from '../http/envelope.ts';
+import { ApiError, badRequest, conflict, forbidden, totpRequired, unauthorized } from '../http/envelope.ts';
 import type { AccountSession } from '../http/shapes/account-session.ts';
 import { queueMail } from '../mail/outbox.ts';
 import { resetPasswordMessage, verifyMailMessage } from '../mail/templates.ts';
@@ -83,6 +83,8 @@ const SESSION_TABLES = [
 
 const WRONG_CODE = 'The code is wrong, expired or already used';
 const WRONG_CREDENTIALS = 'Wrong username or password';
+const TOTP_REQUIRED = 'This account has two-factor login on: send the code from your authenticator app (or a recovery code) as totp';
+const TOTP_WRONG = 'The two-factor code is wrong or was already used; type the current code from your app, or a recovery code';
 
 export class AccountService {
   constructor(private readonly deps: AccountDeps) {}
@@ -170,10 +172,15 @@ export class AccountService {
     return this.link(user.username === null ? '/register/finish' : '/home');
   }
 
-  /** Returns a token and where the client goes next (step 3 while registration is unfinished). */
-  async login(login: string, password: string, clientAddress: string): Promise<{ jwt: string; url: string }> {
+  /**
+   * Returns a token and where the client goes next (step 3 while registration is unfinished). With two-factor login
+   * on, `totp` (a code or a recovery code) is needed too: without it a 401 whose data says `totp_required`.
+   */
+  async login(login: string, password: string, clientAddress: string, totp?: string): Promise<{ jwt: string; url: string }> {
     const { db, clock, tokens, credentials } = this.deps;
-    const user = await credentials.check(login, password, clientAddress);
+    const { user, refusal } = await credentials.check(login, password, clientAddress, { code: totp });
+    if (refusal === 'code-required') throw totpRequired(TOTP_REQUIRED);
+    if (refusal === 'code-wrong') throw unauthorized(TOTP_WRONG);
     if (!user) throw unauthorized(WRONG_CREDENTIALS);
     const problem = standingProblem({ ...user, level: user.perms }, ['unfinished']);
     if (problem) throw forbidden(STANDING_MESSAGES[problem]);

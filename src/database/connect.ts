@@ -10,6 +10,7 @@ import * as textures from './migrations/002_textures.ts';
 import * as broadcasts from './migrations/003_broadcasts.ts';
 import * as gameLogin from './migrations/004_game_login.ts';
 import * as launcher from './migrations/005_launcher.ts';
+import * as twoFactor from './migrations/006_two_factor.ts';
 import * as registration from './migrations/007_registration.ts';
 import type { Database } from './schema.ts';
 
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '003_broadcasts': broadcasts,
   '004_game_login': gameLogin,
   '005_launcher': launcher,
+  '006_two_factor': twoFactor,
   '007_registration': registration,
 };
 

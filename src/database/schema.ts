@@ -255,6 +255,25 @@ export interface InvitesTable {
   revoked_at: number | null;
 }
 
+/** An account's two-factor login (contract section 12); a row with enabled_at null is a setup not yet confirmed. */
+export interface TwoFactorTable {
+  user_id: number;
+  /** The TOTP secret, AES-256-GCM under the server key (TOTP_KEY); never stored in clear. */
+  secret: string;
+  created_at: number;
+  enabled_at: number | null;
+  /** The last 30-second step a code was accepted at: no code of this step or an earlier one is taken again. */
+  last_step: Generated<number>;
+}
+
+/** Single-use recovery codes of a two-factor login, stored as HMAC-SHA256 under a key derived from TOTP_KEY. */
+export interface TwoFactorRecoveryTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -274,6 +293,8 @@ export interface Database {
   hwids: HwidsTable;
   hwidlog: HwidLogTable;
   hardware_users: HardwareUsersTable;
+  two_factor: TwoFactorTable;
+  two_factor_recovery: TwoFactorRecoveryTable;
   console_settings: ConsoleSettingsTable;
   invites: InvitesTable;
 }

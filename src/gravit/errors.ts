@@ -31,6 +31,9 @@ export const expiredToken = () => new GravitError(401, 'auth.expiretoken', CODES
 export const invalidRefreshToken = () => new GravitError(401, 'auth.invalidtoken', CODES.invalidRefreshToken);
 export const wrongPassword = () => new ApiError(401, 'auth.wrongpassword');
 export const userBlocked = () => new ApiError(403, 'auth.userblocked');
+/** Two-factor login: the launcher asks the player for the code on auth.require2fa and sends it as totpCode. */
+export const require2fa = () => new ApiError(401, 'auth.require2fa');
+export const wrongTotp = () => new ApiError(401, 'auth.wrongtotp');
 
 /** The error answer in the OpenAPI document. */
 export const GRAVIT_ERROR_SCHEMA = {

@@ -99,7 +99,7 @@ describeEachDatabase('GravitLauncher API', (kind) => {
     assert.match(session.user.uuid, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
 
     const byMail = await launchServer.post('authorize', { login: steve.mail.toUpperCase(), password: steve.password, totpCode: '123456' });
-    assert.ok(byMail.ok, 'by mail, and a TOTP code is accepted and ignored (no two-factor login yet)');
+    assert.ok(byMail.ok, 'by mail, and a TOTP code is ignored for an account without two-factor login');
     assert.notEqual(byMail.result.id, session.id, 'each login is a session of its own');
     const stored = await service.db.selectFrom('launcher_sessions').select(['access_hash', 'refresh_hash']).execute();
     for (const row of stored) {

@@ -84,7 +84,7 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
         schema: {
           summary: 'Log in with the username or mail address and the password: a new launcher session',
           ...access(
-            'totpCode is accepted and ignored: there is no two-factor login yet. Unknown user and wrong password: auth.wrongpassword; banned: auth.userblocked.',
+            'Unknown user and wrong password: auth.wrongpassword; banned: auth.userblocked. With two-factor login on: auth.require2fa without totpCode (the launcher then asks the player for the code), auth.wrongtotp for a wrong or used code (a recovery code works too); wrong codes count as failed logins.',
           ),
           tags,
           body: bodyOf(
@@ -95,7 +95,7 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
           response: { 200: SESSION_RESPONSE, ...gravitErrors(401, 403, 429) },
         },
       },
-      async (request) => gravit.authorize(request.body.login, request.body.password),
+      async (request) => gravit.authorize(request.body.login, request.body.password, request.body.totpCode),
     );
 
     api.post<{ Body: { accessToken: string } }>(
@@ -198,7 +198,7 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
         schema: {
           summary: 'GravitLauncher’s json password verifier: whether the password is that of the account with this stored hash',
           ...access(
-            'Only hashes stored in the users table are checked; failures count on the account’s login limit (then 429), and a banned, unconfirmed or unfinished account gets success false.',
+            'Only hashes stored in the users table are checked; failures count on the account’s login limit (then 429), and a banned, unconfirmed or unfinished account gets success false. With two-factor login on, only password:code (the code after the last colon) succeeds.',
           ),
           tags,
           body: bodyOf(

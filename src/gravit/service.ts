@@ -11,7 +11,7 @@ import type { Database, UserRow } from '../database/schema.ts';
 import { badRequest, forbidden, notFound } from '../http/envelope.ts';
 import type { LauncherDocument } from '../http/shapes/launcher-document.ts';
 import type { JoinRecords } from '../joins/join-records.ts';
-import { expiredToken, invalidRefreshToken, invalidToken, userBlocked, wrongPassword } from './errors.ts';
+import { expiredToken, invalidRefreshToken, invalidToken, require2fa, userBlocked, wrongPassword, wrongTotp } from './errors.ts';
 import { factsOf, type HardwareStore, LAUNCHSERVER, type StoredHardware, userHardwareOf } from './hardware.ts';
 import type { LauncherSessions } from './sessions.ts';
 import type { GravitUser, HardwareInfo, UserHardware, UserSession } from './shapes.ts';
@@ -54,10 +54,15 @@ const levelName = (level: number) => (Object.keys(LEVELS) as LevelName[]).find((
 export class GravitService {
   constructor(private readonly deps: GravitDeps) {}
 
-  /** The launcher's login: a new launcher session. There is no two-factor login yet, so no TOTP code is asked for. */
-  async authorize(login: string, password: string): Promise<UserSession> {
+  /**
+   * The launcher's login: a new launcher session. With two-factor login on, `totpCode` is needed too: without it
+   * auth.require2fa (the launcher then asks the player for the code and sends it again), a wrong one auth.wrongtotp.
+   */
+  async authorize(login: string, password: string, totpCode?: string): Promise<UserSession> {
     // The LaunchServer relays the login without the player's address; it limits addresses itself (its AuthLimiter).
-    const user = await this.deps.credentials.check(login, password, null);
+    const { user, refusal } = await this.deps.credentials.check(login, password, null, { code: totpCode });
+    if (refusal === 'code-required') throw require2fa();
+    if (refusal === 'code-wrong') throw wrongTotp();
     if (!user) throw wrongPassword();
     const player = this.mayPlay((await this.account('id', user.id))!);
     return this.userSession(await this.deps.sessions.issue(player.id), player);
@@ -123,11 +128,12 @@ export class GravitService {
 
   /**
    * GravitLauncher's json password verifier: whether `password` is the password of the account whose stored hash
-   * `encryptedPassword` is, and that account may play (so a ban holds for a LaunchServer reading the users table).
+   * `encryptedPassword` is, and that account may play (so a ban holds for a LaunchServer reading the users table). With
+   * two-factor login on, only `password:code` succeeds.
    */
   async verifyPassword(encryptedPassword: string, password: string): Promise<boolean> {
-    const user = await this.deps.credentials.checkStoredHash(encryptedPassword, password);
-    return user !== null && standingProblem({ ...user, level: user.perms }) === null;
+    const { user } = await this.deps.credentials.checkStoredHash(encryptedPassword, password);
+    return user !== undefined && standingProblem({ ...user, level: user.perms }) === null;
   }
 
   // ---- hardware ----

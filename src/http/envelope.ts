@@ -21,6 +21,8 @@ export class ApiError extends Error {
     readonly status: number,
     message: string,
     readonly headers: Record<string, string> = {},
+    /** The error's `data`: `{}` for every error but the web login's second step (`{totp_required: true}`). */
+    readonly data: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -31,10 +33,12 @@ export const unauthorized = (msg: string) => new ApiError(401, msg, { 'www-authe
 export const forbidden = (msg: string) => new ApiError(403, msg);
 export const notFound = (msg: string) => new ApiError(404, msg);
 export const conflict = (msg: string) => new ApiError(409, msg);
+/** The web login's answer when the password was right and the account has two-factor login on (contract section 12). */
+export const totpRequired = (msg: string) => new ApiError(401, msg, { 'www-authenticate': 'Bearer' }, { totp_required: true });
 export const tooManyRequests = (msg: string, retryAfterSeconds: number) =>
   new ApiError(429, msg, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
-const errorEnvelope = (msg: string): Envelope<object> => ({ error: true, msg, url: null, data: {} });
+const errorEnvelope = (msg: string, data: Record<string, unknown> = {}): Envelope<object> => ({ error: true, msg, url: null, data });
 
 /**
  * How an API writes an error answer. The envelope is the default; the game and launcher APIs have their own. `error`
@@ -67,7 +71,7 @@ function sendError(reply: FastifyReply, status: number, msg: string, headers: Re
   reply
     .code(status)
     .headers(headers)
-    .send(shape ? shape.body(status, msg, error) : errorEnvelope(msg));
+    .send(shape ? shape.body(status, msg, error) : errorEnvelope(msg, error?.data));
 }
 
 /** The router's limit on one path value; no identifier of this API comes near it. */
@@ -263,7 +267,16 @@ const ERROR_ENVELOPE = {
     error: { type: 'boolean', enum: [true] },
     msg: { type: 'string', description: 'what is wrong, in a sentence' },
     url: { type: 'null' },
-    data: EMPTY_DATA,
+    data: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        totp_required: {
+          type: 'boolean',
+          description: 'only on POST /api/auth/login: the password was right; send it again with `totp` (two-factor login)',
+        },
+      },
+    },
   },
   examples: [{ error: true, msg: 'field "mail" is required', url: null, data: {} }],
 } as const;

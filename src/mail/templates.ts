@@ -49,3 +49,18 @@ export function skinRemovedMessage(username: string, skinName: string, reason: s
     html: `<!doctype html><html><body style="font-family:sans-serif">${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}</body></html>`,
   };
 }
+
+/** An admin turned off the player's two-factor login (a lost phone): the player hears of it, in case it was not asked for. */
+export function twoFactorOffMessage(adminName: string, profileLink: string): MailContent {
+  const intro = `An administrator (${adminName}) turned off two-factor login for your account. Your password alone now logs you in.`;
+  const advice = `If you did not ask for this, change your password and turn two-factor login on again in your profile: ${profileLink}`;
+  return {
+    subject: 'Two-factor login was turned off',
+    text: `${intro}\n\n${advice}\n`,
+    html: `<!doctype html><html><body style="font-family:sans-serif">
+<p>${escapeHtml(intro)}</p>
+<p>If you did not ask for this, change your password and turn two-factor login on again in your profile:
+<a href="${escapeHtml(profileLink)}">${escapeHtml(profileLink)}</a></p>
+</body></html>`,
+  };
+}

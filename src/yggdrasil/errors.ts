@@ -24,7 +24,14 @@ export const INVALID_TOKEN = 'Invalid token.';
 export const INVALID_CREDENTIALS = 'Invalid credentials. Invalid username or password.';
 
 export const invalidToken = () => new ApiError(403, INVALID_TOKEN);
-export const invalidCredentials = () => new ApiError(403, INVALID_CREDENTIALS);
+/** Two-factor login (contract section 12): the launcher shows errorMessage, so it says how to send the code. */
+export const TOTP_REQUIRED =
+  'Invalid credentials. This account has two-factor login on: type your password, a colon and the code from your authenticator app (password:123456).';
+export const TOTP_WRONG =
+  'Invalid credentials. The two-factor code is wrong or was already used: type password:code with the current code.';
+/** The refusal of the one credential check (accounts/credentials.ts) in this API's words. */
+export const refusedLogin = (refusal: 'credentials' | 'code-required' | 'code-wrong') =>
+  new ApiError(403, refusal === 'code-required' ? TOTP_REQUIRED : refusal === 'code-wrong' ? TOTP_WRONG : INVALID_CREDENTIALS);
 
 /** The error answer in the OpenAPI document. */
 export const YGGDRASIL_ERROR_SCHEMA = {

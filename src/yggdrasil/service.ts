@@ -17,7 +17,7 @@ import type { ServiceKey } from '../signing/service-key.ts';
 import type { Wardrobe } from '../textures/wardrobe.ts';
 import type { PlayerWearing, playerWearingLookups } from '../textures/worn.ts';
 import { playerCertificates } from './certificates.ts';
-import { invalidCredentials, invalidToken } from './errors.ts';
+import { invalidToken, refusedLogin } from './errors.ts';
 import type { GameProfiles } from './profiles.ts';
 import {
   unsignedUuid,
@@ -61,8 +61,9 @@ export class YggdrasilService {
     input: { username: string; password: string; clientToken?: string; requestUser?: boolean },
     clientAddress: string,
   ): Promise<AuthenticateAnswer> {
-    const user = await this.deps.credentials.check(input.username, input.password, clientAddress);
-    if (!user) throw invalidCredentials();
+    // With two-factor login on, the code follows the password's last colon (password:123456).
+    const { user, refusal } = await this.deps.credentials.check(input.username, input.password, clientAddress, 'after-colon');
+    if (!user) throw refusedLogin(refusal);
     const player = this.inGoodStanding(user);
     const clientToken = input.clientToken ?? randomUUID().replace(/-/g, '');
     const accessToken = await this.deps.tokens.issue(this.deps.db, player.id, clientToken, player.username);
@@ -116,8 +117,8 @@ export class YggdrasilService {
   }
 
   async signout(username: string, password: string, clientAddress: string): Promise<void> {
-    const user = await this.deps.credentials.check(username, password, clientAddress);
-    if (!user) throw invalidCredentials();
+    const { user, refusal } = await this.deps.credentials.check(username, password, clientAddress, 'after-colon');
+    if (!user) throw refusedLogin(refusal);
     await revokeGameTokens(this.deps.db, user.id, this.deps.clock.now());
   }
 

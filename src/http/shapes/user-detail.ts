@@ -17,6 +17,8 @@ export interface UserDetail {
   Discord_integration: boolean;
   Discord: { userid: string; username: string; avatar: string };
   Mail_verification: number;
+  /** Beyond interface.md (contract section 12): whether two-factor login is on. */
+  TwoFactor: boolean;
   /** Beyond interface.md, only in the admin view: the user id. */
   Id?: number;
   /** Beyond interface.md, only in the admin view: the stored perms (PermLvl is the effective level). */
@@ -44,6 +46,7 @@ export const USER_DETAIL_SCHEMA = recordSchema<UserDetail>(
     Discord_integration: { type: 'boolean' },
     Discord: recordSchema<UserDetail['Discord']>({ userid: { type: 'string' }, username: { type: 'string' }, avatar: { type: 'string' } }),
     Mail_verification: { type: 'integer' },
+    TwoFactor: { type: 'boolean' },
     Id: { type: 'integer' },
     Perms: { type: 'integer' },
   },
@@ -63,4 +66,5 @@ export const USER_DETAIL_EXAMPLE: UserDetail = {
   Discord_integration: false,
   Discord: { userid: '', username: '', avatar: '' },
   Mail_verification: 1,
+  TwoFactor: false,
 };

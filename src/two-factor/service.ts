@@ -1,0 +1,266 @@
+// Two-factor login (contract section 12), HTTP-free: turning it on (a secret, then a first code), recovery codes,
+// turning it off (by the player, or by an admin above them), and the second factor every way in asks for through
+// the one credential check (accounts/credentials.ts takes this class as its SecondFactor).
+//
+// Codes are RFC 6238 (SHA-1, 6 digits, 30-second steps), made and checked by `otpauth` at the service clock, one step
+// of drift either way. A code is taken by a conditional update of the account's last used step (`last_step < step`),
+// so that of two instances racing with the same code only one succeeds, and no code of that step or an earlier one
+// is taken again anywhere.
+import { randomInt } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { Secret, TOTP } from 'otpauth';
+import QRCode from 'qrcode';
+import type { Caller } from '../accounts/authenticate.ts';
+import { accountFailureKey, type SecondFactor } from '../accounts/credentials.ts';
+import { userByIdentifier } from '../accounts/identifiers.ts';
+import { verifyPassword } from '../accounts/passwords.ts';
+import { effectiveLevel, LEVELS } from '../accounts/standing.ts';
+import { actorOf, recordAudit } from '../audit/audit.ts';
+import type { Clock } from '../clock.ts';
+import { isPostgres } from '../database/dialect.ts';
+import type { Database, Executor } from '../database/schema.ts';
+import { badRequest, conflict, forbidden, unauthorized } from '../http/envelope.ts';
+import { queueMail } from '../mail/outbox.ts';
+import { twoFactorOffMessage } from '../mail/templates.ts';
+import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
+import type { SecretBox } from './secret-box.ts';
+
+/** RFC 6238 as every authenticator app reads an otpauth:// URI without further parameters. */
+export const TOTP_PARAMETERS = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
+const STEP_MS = TOTP_PARAMETERS.period * 1000;
+/** One step of drift either way. */
+const WINDOW = 1;
+export const RECOVERY_CODE_COUNT = 10;
+// The mail codes' alphabet (no 0/O, 1/I look-alikes): 10 letters carry 50 bits; shown as XXXXX-XXXXX.
+const ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+const RECOVERY_LENGTH = 10;
+const TOTP_FORM = /^\s*\d{3}\s?\d{3}\s*$/;
+const RECOVERY_FORM = new RegExp(`^\\s*[${ALPHABET}${ALPHABET.toLowerCase()}]{5}[-\\s]?[${ALPHABET}${ALPHABET.toLowerCase()}]{5}\\s*$`);
+
+export interface TwoFactorSetup {
+  /** The secret in base32, for typing into an app. */
+  secret: string;
+  /** otpauth://totp/... for apps that scan or open it. */
+  uri: string;
+  /** The URI as a QR code: a PNG data URL, made here (no third-party request). */
+  qr: string;
+}
+
+export interface TwoFactorDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  limiter: RateLimiter;
+  box: SecretBox;
+  /** The issuer authenticator apps show (SERVER_NAME). */
+  issuer: string;
+  publicUrl: string;
+  /** Wakes the mail worker after a transaction that queued mail has committed. */
+  mailQueued: () => void;
+}
+
+const CODE_WRONG = 'code is wrong or was already used: type the current code from your app, or one of your recovery codes';
+const NOT_ON = 'Two-factor login is not on for this account';
+
+export class TwoFactorService implements SecondFactor {
+  constructor(private readonly deps: TwoFactorDeps) {}
+
+  // ---- the second factor of every way in ----
+
+  async isOn(userId: number): Promise<boolean> {
+    const row = await this.deps.db
+      .selectFrom('two_factor')
+      .select('user_id')
+      .where('user_id', '=', userId)
+      .where('enabled_at', 'is not', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  looksLikeCode(text: string): boolean {
+    return TOTP_FORM.test(text) || RECOVERY_FORM.test(text);
+  }
+
+  async accept(userId: number, code: string): Promise<boolean> {
+    if (TOTP_FORM.test(code)) return this.takeTotp(userId, code.replace(/\s/g, ''), 'enabled');
+    const recovery = normalizeRecovery(code);
+    if (recovery === null) return false;
+    const { db, clock, box } = this.deps;
+    return db.transaction().execute(async (trx) => {
+      const now = clock.now();
+      // Only the request that marks it used gets in: a recovery code works once, also on two instances at once.
+      const used = await trx
+        .updateTable('two_factor_recovery')
+        .set({ used_at: now })
+        .where('user_id', '=', userId)
+        .where('code_hash', '=', box.hash(recovery))
+        .where('used_at', 'is', null)
+        .where((eb) =>
+          eb.exists(eb.selectFrom('two_factor').select('user_id').where('user_id', '=', userId).where('enabled_at', 'is not', null)),
+        )
+        .executeTakeFirst();
+      if (used.numUpdatedRows !== 1n) return false;
+      const { left } = await trx
+        .selectFrom('two_factor_recovery')
+        .select((eb) => eb.fn.countAll<number>().as('left'))
+        .where('user_id', '=', userId)
+        .where('used_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      const user = await trx.selectFrom('users').select(['id', 'username', 'mail']).where('id', '=', userId).executeTakeFirstOrThrow();
+      await recordAudit(trx, now, {
+        actor: actorOf(user),
+        action: 'user.2fa_recovery_used',
+        target: userId,
+        details: { left: Number(left) },
+      });
+      return true;
+    });
+  }
+
+  // ---- the player's own switch ----
+
+  /** A new secret, not yet asked for at login: the player confirms a first code to turn two-factor login on. */
+  async begin(caller: Caller): Promise<TwoFactorSetup> {
+    const { db, clock, box } = this.deps;
+    const userId = caller.user.id;
+    if (await this.isOn(userId)) throw conflict('Two-factor login is already on; turn it off first to set up a new app');
+    const secret = new Secret({ size: 20 });
+    const now = clock.now();
+    await db.transaction().execute(async (trx) => {
+      // Starting again replaces a setup that was never confirmed.
+      await trx.deleteFrom('two_factor').where('user_id', '=', userId).where('enabled_at', 'is', null).execute();
+      await trx
+        .insertInto('two_factor')
+        .values({ user_id: userId, secret: box.seal(Buffer.from(secret.bytes), userId), created_at: now, enabled_at: null })
+        .execute();
+    });
+    const totp = new TOTP({ ...TOTP_PARAMETERS, issuer: this.deps.issuer, label: caller.user.username ?? caller.user.mail, secret });
+    const uri = totp.toString();
+    const qr = await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 256 });
+    return { secret: secret.base32, uri, qr };
+  }
+
+  /** Turns two-factor login on with a first code of the new secret; answers the recovery codes, shown this once. */
+  async confirm(caller: Caller, code: string, clientAddress: string): Promise<string[]> {
+    const userId = caller.user.id;
+    const pending = await this.deps.db.selectFrom('two_factor').select('enabled_at').where('user_id', '=', userId).executeTakeFirst();
+    if (!pending) throw conflict('Start the setup first (POST /api/home/2fa): there is no secret to confirm');
+    if (pending.enabled_at !== null) throw conflict('Two-factor login is already on');
+    await this.ensureAllowed(userId, clientAddress);
+    if (!TOTP_FORM.test(code) || !(await this.takeTotp(userId, code.replace(/\s/g, ''), 'pending'))) {
+      await this.countFailure(userId, clientAddress);
+      // 400, not 401: the player is logged in, only this code is wrong.
+      throw badRequest('code is wrong: type the 6-digit code your app shows now for this account');
+    }
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
+    await this.deps.db.transaction().execute(async (trx) => {
+      const now = this.deps.clock.now();
+      await trx.deleteFrom('two_factor_recovery').where('user_id', '=', userId).execute();
+      await trx
+        .insertInto('two_factor_recovery')
+        .values(codes.map((recovery) => ({ user_id: userId, code_hash: this.deps.box.hash(normalizeRecovery(recovery)!), used_at: null })))
+        .execute();
+      await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.2fa_on', target: userId });
+    });
+    return codes;
+  }
+
+  /** The player turns it off with the password and a code (or a recovery code); both count as login failures. */
+  async turnOff(caller: Caller, password: string, code: string, clientAddress: string): Promise<void> {
+    const { db } = this.deps;
+    const userId = caller.user.id;
+    if (!(await this.isOn(userId))) throw conflict(NOT_ON);
+    await this.ensureAllowed(userId, clientAddress);
+    const { password: hash } = await db.selectFrom('users').select('password').where('id', '=', userId).executeTakeFirstOrThrow();
+    if (!(await verifyPassword(hash, password))) {
+      await this.countFailure(userId, clientAddress);
+      throw unauthorized('password is wrong');
+    }
+    if (!(await this.accept(userId, code))) {
+      await this.countFailure(userId, clientAddress);
+      throw unauthorized(CODE_WRONG);
+    }
+    await this.remove(userId, async (trx, now) => {
+      await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.2fa_off', target: userId, details: { by: 'player' } });
+    });
+  }
+
+  /** An admin turns it off for a player below their own level (a lost phone without recovery codes); the player is mailed. */
+  async turnOffFor(admin: Caller, identifier: string): Promise<{ id: number }> {
+    const { db, clock } = this.deps;
+    const target = await userByIdentifier(db, identifier);
+    const grant = await db
+      .selectFrom('role_grants')
+      .select(['role_level', 'expires_at'])
+      .where('user_id', '=', target.id)
+      .executeTakeFirst();
+    const targetLevel = effectiveLevel(target.perms, grant ?? null, clock.now());
+    if (admin.level < LEVELS.admin || targetLevel >= admin.level) {
+      throw forbidden('You can only turn off two-factor login of players below your own level');
+    }
+    if (!(await this.isOn(target.id))) throw conflict(`Two-factor login is not on for ${target.username ?? target.mail}`);
+    await this.remove(target.id, async (trx, now) => {
+      await recordAudit(trx, now, { actor: actorOf(admin.user), action: 'user.2fa_off', target: target.id, details: { by: 'admin' } });
+      await queueMail(trx, now, target.mail, twoFactorOffMessage(admin.user.username ?? 'an administrator', `${this.deps.publicUrl}/home`));
+    });
+    this.deps.mailQueued();
+    return { id: target.id };
+  }
+
+  // ---- internals ----
+
+  /**
+   * Whether `token` is a code of the account's secret within one step of now at a step after the last one used;
+   * takes that step when it is. `state` says whether the secret must be on already (a login) or still pending (the
+   * first code, which turns it on in the same update).
+   */
+  private async takeTotp(userId: number, token: string, state: 'enabled' | 'pending'): Promise<boolean> {
+    const { db, clock, box } = this.deps;
+    const row = await db.selectFrom('two_factor').select(['secret', 'enabled_at']).where('user_id', '=', userId).executeTakeFirst();
+    if (!row || (row.enabled_at === null) !== (state === 'pending')) return false;
+    const now = clock.now();
+    const secret = new Secret({ buffer: new Uint8Array(box.open(row.secret, userId)).buffer });
+    const delta = TOTP.validate({ ...TOTP_PARAMETERS, token, secret, timestamp: now, window: WINDOW });
+    if (delta === null) return false;
+    const step = Math.floor(now / STEP_MS) + delta;
+    let update = db.updateTable('two_factor').set({ last_step: step }).where('user_id', '=', userId).where('last_step', '<', step);
+    if (state === 'pending') update = update.set({ enabled_at: now }).where('enabled_at', 'is', null);
+    else update = update.where('enabled_at', 'is not', null);
+    const taken = await update.executeTakeFirst();
+    return taken.numUpdatedRows === 1n;
+  }
+
+  private async remove(userId: number, alsoDo: (trx: Executor, now: number) => Promise<void>) {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const now = this.deps.clock.now();
+      let lock = trx.selectFrom('two_factor').select('user_id').where('user_id', '=', userId).where('enabled_at', 'is not', null);
+      if (isPostgres(trx)) lock = lock.forUpdate();
+      // Two switch-offs at once: one does it (and mails), the other finds nothing left.
+      if (!(await lock.executeTakeFirst())) throw conflict(NOT_ON);
+      await trx.deleteFrom('two_factor_recovery').where('user_id', '=', userId).execute();
+      await trx.deleteFrom('two_factor').where('user_id', '=', userId).execute();
+      await alsoDo(trx, now);
+    });
+  }
+
+  private async ensureAllowed(userId: number, clientAddress: string) {
+    await this.deps.limiter.ensureAllowed(RULES.loginFailuresPerAddress, clientAddress);
+    await this.deps.limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountFailureKey(userId));
+  }
+
+  private async countFailure(userId: number, clientAddress: string) {
+    await this.deps.limiter.count(RULES.loginFailuresPerAddress, clientAddress);
+    await this.deps.limiter.count(RULES.loginFailuresPerAccount, accountFailureKey(userId));
+  }
+}
+
+function recoveryCode(): string {
+  const letters = Array.from({ length: RECOVERY_LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+  return `${letters.slice(0, 5)}-${letters.slice(5)}`;
+}
+
+/** A recovery code as stored (upper case, no dash or spaces), or null when `code` cannot be one. */
+function normalizeRecovery(code: string): string | null {
+  const normalized = code.toUpperCase().replace(/[\s-]/g, '');
+  if (normalized.length !== RECOVERY_LENGTH || [...normalized].some((letter) => !ALPHABET.includes(letter))) return null;
+  return normalized;
+}
