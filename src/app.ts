@@ -18,6 +18,7 @@ import { type Clock, systemClock } from './clock.ts';
 import { migrateToLatest, openDatabase } from './database/connect.ts';
 import { healthRoutes } from './health/routes.ts';
 import { imageRoutes } from './images/routes.ts';
+import { dropInRoutes } from './dropin/routes.ts';
 import { imageCacheBudgets, ImageService } from './images/service.ts';
 import { envelopeServerOptions, installEnvelope, useErrorShape } from './http/envelope.ts';
 import { hardwareAdminRoutes } from './gravit/admin-routes.ts';
@@ -207,6 +208,7 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
   dashboardRoutes(app, new DashboardService(db, clock, () => registration.mode()));
   await textureRoutes(app, wardrobe, settings.maxTextureBytes);
   imageRoutes(app, images);
+  dropInRoutes(app, images);
   const serviceKey = lazyServiceKey(db, clock, 'yggdrasil');
   const players = playerWearingLookups(db);
   const joins = new JoinRecords(db, clock);
