@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CHANGING, sendImage } from '../images/reply.ts';
 import type { ImageResult, ImageService } from '../images/service.ts';
 import { crafatarRoutes } from './crafatar.ts';
+import { minotarRoutes } from './minotar.ts';
 
 /**
  * Answers with an image, remembering it under `key` (built from the parameters the route knows, never from the
@@ -29,4 +30,5 @@ export async function answerImage(
 
 export function dropInRoutes(app: FastifyInstance, images: ImageService) {
   crafatarRoutes(app, images);
+  minotarRoutes(app, images);
 }

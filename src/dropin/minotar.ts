@@ -1,0 +1,63 @@
+// Minotar-style URLs (contract section 13; minotar.net's documentation and minotar/imgd decide the rest):
+// /avatar, /helm, /cube, /body and /bust as /{kind}/{id}[/{size}][.png], and /skin/{id}[.png] and
+// /download/{id}[.png] (the skin file, the latter as an attachment). An unknown player is Steve; names and UUIDs
+// both work; query parameters are ignored. `cubehelm` and `armor/*` are not served.
+import type { FastifyInstance } from 'fastify';
+import { notFound } from '../http/envelope.ts';
+import type { ImageService, PlayerView } from '../images/service.ts';
+import type { RenderType } from '../rendering/render.ts';
+import { playerId, type Query } from './params.ts';
+import { answerImage } from './routes.ts';
+
+export const MINOTAR_SIZE = { min: 8, max: 300, default: 180 } as const;
+
+/** What each kind draws: avatar, body and bust flat, cube in 3D; only helm adds the second layer. */
+const KINDS: Record<string, { view: PlayerView; type: RenderType; overlay: boolean }> = {
+  avatar: { view: 'head', type: 'skin', overlay: false },
+  helm: { view: 'head', type: 'skin', overlay: true },
+  cube: { view: 'head', type: 'player', overlay: false },
+  body: { view: 'body', type: 'skin', overlay: false },
+  bust: { view: 'bust', type: 'skin', overlay: false },
+};
+
+/** A path value without its optional `.png`; any other extension is refused (Minotar's SVGs are not served). */
+function withoutPng(value: string): string {
+  const bare = value.replace(/\.png$/i, '');
+  if (bare.includes('.')) throw notFound(`Only PNG images are served here: ${value} (use .png or no extension)`);
+  return bare;
+}
+
+/** Minotar's size: a whole number clamped to 8-300; anything that is not a number is the default 180. */
+export function minotarSize(value: string | undefined): number {
+  if (value === undefined || !/^[+-]?\d+$/.test(value)) return MINOTAR_SIZE.default;
+  return Math.min(MINOTAR_SIZE.max, Math.max(MINOTAR_SIZE.min, Number(value)));
+}
+
+export function minotarRoutes(app: FastifyInstance, images: ImageService) {
+  for (const [kind, { view, type, overlay }] of Object.entries(KINDS)) {
+    for (const url of [`/${kind}/:id`, `/${kind}/:id/:size`]) {
+      app.get<{ Params: { id: string; size?: string }; Querystring: Query }>(url, async (request, reply) => {
+        const id = playerId(withoutPng(request.params.id));
+        const size = minotarSize(request.params.size === undefined ? undefined : withoutPng(request.params.size));
+        return answerImage(request, reply, images, `\u0000minotar/${kind}/${id}/${size}`, () =>
+          images.imageOrDefault(view, id, type, size, { overlay, unknown: 'classic' }),
+        );
+      });
+    }
+  }
+
+  for (const kind of ['skin', 'download'] as const) {
+    app.get<{ Params: { id: string }; Querystring: Query }>(`/${kind}/:id`, async (request, reply) => {
+      const id = playerId(withoutPng(request.params.id));
+      const headers: Record<string, string> = kind === 'download' ? { 'content-disposition': 'attachment; filename="skin.png"' } : {};
+      return answerImage(
+        request,
+        reply,
+        images,
+        `\u0000minotar/skin/${id}`,
+        () => images.skinFileOrDefault(id, { unknown: 'classic' }),
+        headers,
+      );
+    });
+  }
+}
