@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CHANGING, sendImage } from '../images/reply.ts';
 import type { ImageResult, ImageService } from '../images/service.ts';
 import { crafatarRoutes } from './crafatar.ts';
+import { customSkinApiRoutes } from './csl.ts';
 import { minotarRoutes } from './minotar.ts';
 
 /**
@@ -29,6 +30,7 @@ export async function answerImage(
 }
 
 export function dropInRoutes(app: FastifyInstance, images: ImageService) {
+  customSkinApiRoutes(app, images);
   crafatarRoutes(app, images);
   minotarRoutes(app, images);
 }
