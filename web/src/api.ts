@@ -16,6 +16,8 @@ export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    /** The error's `data`: `{}`, or `{totp_required: true}` when a login needs the code of the second factor. */
+    readonly data: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -71,7 +73,8 @@ async function request<T>(
     // A revoked or expired token: forget it, so the next page asks for a login instead of failing again.
     // Not when the request sent the account's password: its 401 says the password is wrong, the token still works.
     if (response.status === 401 && !sendsPassword(options.body)) session.clear();
-    throw new ApiError(response.status, json?.msg ?? `The service answered ${response.status}`);
+    const data = json?.data && typeof json.data === 'object' ? (json.data as Record<string, unknown>) : {};
+    throw new ApiError(response.status, json?.msg ?? `The service answered ${response.status}`, data);
   }
   const total = response.headers.get('x-total-count');
   return {

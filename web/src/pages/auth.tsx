@@ -5,6 +5,7 @@ import { api, session } from '../api.ts';
 import { Field, Form, Notice, Page, messageOf } from '../components.tsx';
 import { leaveNote, takeNote } from '../flash.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
+import { asksForCode, LoginCodeStep } from './two-factor.tsx';
 
 export function CarriedNote() {
   const [note] = useState(takeNote);
@@ -12,15 +13,29 @@ export function CarriedNote() {
 }
 
 export function LoginPage() {
+  // Two-factor login: after a right password the API asks for the code (totp_required), a second step in the page.
+  const [secondStep, setSecondStep] = useState<{ username: string; password: string } | null>(null);
+  if (secondStep) {
+    return (
+      <Page title="Log in">
+        <LoginCodeStep {...secondStep} onBack={() => setSecondStep(null)} />
+      </Page>
+    );
+  }
   return (
     <Page title="Log in">
       <CarriedNote />
       <Form
         submitLabel="Log in"
         submit={async ({ username, password }) => {
-          const reply = await api.post<{ jwt: string }>('/api/auth/login', { username, password });
-          session.save(reply.data.jwt);
-          navigate(reply.url ?? '/home');
+          try {
+            const reply = await api.post<{ jwt: string }>('/api/auth/login', { username, password });
+            session.save(reply.data.jwt);
+            navigate(reply.url ?? '/home');
+          } catch (failure) {
+            if (!asksForCode(failure)) throw failure;
+            setSecondStep({ username: username!, password: password! });
+          }
         }}
       >
         <Field label="Username or mail" name="username" required autocomplete="username" />

@@ -7,6 +7,7 @@ import { leaveNote } from '../flash.ts';
 import { Link, navigate } from '../router.tsx';
 import { SkinPreview } from '../viewer.tsx';
 import { DeleteAccount, Sessions } from './self-service.tsx';
+import { TwoFactorSection } from './two-factor.tsx';
 
 interface Wardrobe {
   profile: UserDetail;
@@ -103,6 +104,7 @@ export function HomePage() {
       </div>
       <GameLogin apiRoot={gameApiRoot} uuid={profile.Uuid} />
       <AccountForms />
+      <TwoFactorSection enabled={profile.TwoFactor} onChange={reload} />
       <div class="columns">
         <Sessions />
         <DeleteAccount username={profile.Username} skins={skins.length} capes={capes.length} />
