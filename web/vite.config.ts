@@ -1,5 +1,6 @@
 // Builds the browser app into web/dist, which the server serves (src/pages/routes.ts). Everything is bundled:
 // the pages load nothing from another site.
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,10 +32,28 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * web/theme.js as a classic script at the top of <head>, which blocks the first paint until it has run: the theme
+ * chosen with the page's switch applies before anything is drawn (a module script runs after). Under assets/ with a
+ * hash of its content in the name, like every other file the server caches for good.
+ */
+function themeScript(): Plugin {
+  const source = readFileSync(fileURLToPath(new URL('./theme.js', import.meta.url)), 'utf8');
+  const fileName = `assets/theme-${createHash('sha256').update(source).digest('hex').slice(0, 10)}.js`;
+  return {
+    name: 'theme-script',
+    apply: 'build',
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName, source });
+    },
+    transformIndexHtml: () => [{ tag: 'script', attrs: { src: `/${fileName}` }, injectTo: 'head' }],
+  };
+}
+
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1024, assetsInlineLimit: 0 },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-  plugins: [precompress()],
+  plugins: [themeScript(), precompress()],
 });

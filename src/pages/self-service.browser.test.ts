@@ -130,7 +130,9 @@ describeEachDatabase('self-service pages in a browser', (kind) => {
         await form.getByLabel(newValue.label).fill(newValue.value);
         await form.getByLabel('Current password').fill('not the password');
         await form.getByRole('button', { name: heading === 'Change password' ? 'Change password' : 'Change mail' }).click();
-        await form.getByText('current_password is wrong').waitFor();
+        // In the player's words, on the field (no field name like current_password).
+        await form.getByText('Your current password is wrong: type it again.').waitFor();
+        assert.equal(await form.getByLabel('Current password').getAttribute('aria-invalid'), 'true', heading);
         assert.equal(page.url(), `${origin}/home`, heading);
         assert.equal(await tokenOf(page), token, `${heading}: the page keeps its token`);
       }

@@ -104,4 +104,8 @@ export const textureUrls = {
   capeFile: (capeUuid: string) => `/api/skin/standart/cape/${capeUuid}`,
   head: (identifier: string, size = 64) => `/api/skin/head/${identifier}?size=${size}&type=player`,
   cloak: (capeUuid: string, size = 64) => `/api/skin/cloak/${capeUuid}?size=${size}&type=skin`,
+  /** The whole player in 3D from the front: a skin's thumbnail (`size` wide, about 2.2 times as high). */
+  body: (identifier: string, size = 48) => `/api/skin/body/${identifier}?size=${size}&type=player`,
+  /** The default player from behind wearing the cape: a cape's thumbnail, the same size as a skin's. */
+  capeOnPlayer: (capeUuid: string, size = 48) => `/api/skin/cloak/${capeUuid}?size=${size}&type=player`,
 };

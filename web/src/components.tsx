@@ -1,6 +1,6 @@
 // Shared building blocks: the page frame, labelled fields, and forms that show the API's own messages.
-import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { createContext, type ComponentChildren } from 'preact';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
 import { Link } from './router.tsx';
 
@@ -38,17 +38,63 @@ export function Page(props: { title: string; children: ComponentChildren; wide?:
         <Link href="/" class="brand">
           {siteName}
         </Link>
-        {props.nav && <nav>{props.nav}</nav>}
+        <div class="top-end">
+          {props.nav && <nav>{props.nav}</nav>}
+          <ThemeSwitch />
+        </div>
       </header>
       <main class={props.wide ? 'page wide' : 'page'}>
-        <h1>{props.title}</h1>
+        {/* The router moves the focus here on every page change (tabindex -1: focusable by script, not by Tab). */}
+        <h1 tabIndex={-1}>{props.title}</h1>
         {props.children}
       </main>
     </>
   );
 }
 
+/** The switch's choice, read before the first paint by web/theme.js: keep the key and values in step with it. */
+const THEME_KEY = 'skinservice.theme';
+type Theme = 'system' | 'light' | 'dark';
+
+function storedTheme(): Theme {
+  try {
+    const theme = localStorage.getItem(THEME_KEY);
+    return theme === 'light' || theme === 'dark' ? theme : 'system';
+  } catch {
+    return 'system';
+  }
+}
+
+/** Light, dark, or the system's choice (prefers-color-scheme, the default); remembered in this browser. */
+function ThemeSwitch() {
+  const [theme, setTheme] = useState(storedTheme);
+  const choose = (chosen: Theme) => {
+    setTheme(chosen);
+    try {
+      if (chosen === 'system') localStorage.removeItem(THEME_KEY);
+      else localStorage.setItem(THEME_KEY, chosen);
+    } catch {
+      // Storage refused (a private window's settings): the choice lasts until the page is left.
+    }
+    if (chosen === 'system') delete document.documentElement.dataset.theme;
+    else document.documentElement.dataset.theme = chosen;
+  };
+  return (
+    <div class="theme-switch">
+      <label for="theme-switch">Theme</label>
+      <select id="theme-switch" value={theme} onChange={(event) => choose(event.currentTarget.value as Theme)}>
+        <option value="system">As the system</option>
+        <option value="light">Light</option>
+        <option value="dark">Dark</option>
+      </select>
+    </div>
+  );
+}
+
 let nextFieldId = 0;
+
+/** Errors a Form received from the API for one of its fields, by the field's name: each Field shows its own. */
+const FieldErrors = createContext<Record<string, string>>({});
 
 /** A labelled input; the label is tied to the input so screen readers and tests find it by its text. */
 export function Field(props: {
@@ -66,6 +112,8 @@ export function Field(props: {
 }) {
   const [id] = useState(() => `field-${(nextFieldId += 1)}`);
   const errorId = `${id}-error`;
+  const fromForm = useContext(FieldErrors)[props.name];
+  const error = props.error || fromForm || null;
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
@@ -78,14 +126,14 @@ export function Field(props: {
         required={props.required}
         autocomplete={props.autocomplete}
         minLength={props.minLength}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={props.error ? errorId : undefined}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={[props.hint && `${id}-hint`, error && errorId].filter(Boolean).join(' ') || undefined}
         onInput={props.onInput ? (event) => props.onInput!((event.target as HTMLInputElement).value) : undefined}
       />
-      {props.hint && <small>{props.hint}</small>}
-      {props.error && (
+      {props.hint && <small id={`${id}-hint`}>{props.hint}</small>}
+      {error && (
         <small id={errorId} class="field-error">
-          {props.error}
+          {error}
         </small>
       )}
     </div>
@@ -141,6 +189,90 @@ export function Notice(props: { kind: 'error' | 'ok'; children: ComponentChildre
   );
 }
 
+/**
+ * A name with a Rename button that turns it into a field in place (Enter or Save renames, Escape or Cancel keeps the
+ * name); the focus goes to the field, and back to the button afterwards. `rename` throws the API's error, shown on
+ * the field.
+ */
+export function InlineRename(props: { name: string; what: string; rename: (name: string) => Promise<void> }) {
+  const [editing, setEditing] = useState(false);
+  const [value, setValue] = useState(props.name);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [id] = useState(() => `rename-${(nextFieldId += 1)}`);
+  const input = useRef<HTMLInputElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const wasEditing = useRef(false);
+  useEffect(() => {
+    if (editing) input.current?.select();
+    else if (wasEditing.current) button.current?.focus();
+    wasEditing.current = editing;
+  }, [editing]);
+  const cancel = () => {
+    setEditing(false);
+    setError(null);
+    setValue(props.name);
+  };
+  if (!editing)
+    return (
+      <span class="name-line">
+        <strong>{props.name}</strong>
+        <button ref={button} type="button" class="secondary small" aria-label={`Rename ${props.name}`} onClick={() => setEditing(true)}>
+          Rename
+        </button>
+      </span>
+    );
+  return (
+    <form
+      class="rename"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const name = value.trim();
+        if (!name) return setError(`Give the ${props.what} a name, or press Cancel.`);
+        if (name === props.name) return cancel();
+        setBusy(true);
+        props.rename(name).then(
+          () => {
+            setBusy(false);
+            setError(null);
+            setEditing(false);
+          },
+          (failure) => {
+            setBusy(false);
+            setError(messageOf(failure));
+            input.current?.focus();
+          },
+        );
+      }}
+      onKeyDown={(event) => event.key === 'Escape' && cancel()}
+    >
+      <label for={id}>New name for {props.name}</label>
+      <input
+        id={id}
+        ref={input}
+        value={value}
+        maxLength={64}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onInput={(event) => setValue(event.currentTarget.value)}
+      />
+      {error && (
+        <small id={`${id}-error`} class="field-error">
+          {error}
+        </small>
+      )}
+      <div class="actions">
+        <button type="submit" disabled={busy}>
+          Save
+        </button>
+        <button type="button" class="secondary" onClick={cancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
+
 /** Asks for a skin's new name; calls `rename` with it unless the user cancels or leaves it empty. */
 export function askNewName(current: string, rename: (name: string) => void) {
   const name = prompt('New name for this skin', current)?.trim();
@@ -182,9 +314,53 @@ export function Confirmation(props: {
   );
 }
 
+/**
+ * The API's messages that name a request field or speak of tokens, said as a player would (contract section 1 keeps
+ * the API's own words precise for programs; the pages translate). Others are already in plain words.
+ */
+const PLAYER_WORDS: [RegExp, string | ((...groups: string[]) => string)][] = [
+  [/^(?:Invalid email or password: )?mail must be a valid mail address/, 'This is not a mail address: type it as name@example.org.'],
+  [/^username must be 3 to 16 characters/, 'A player name has 3 to 16 characters: letters A to Z, digits and _, no spaces.'],
+  [
+    /^(?:password|new password) must be at least (\d+) characters long$/,
+    (count) => `The password is too short: use at least ${count} characters.`,
+  ],
+  [
+    /^(?:password|new password) must be at most (\d+) characters long$/,
+    (count) => `The password is too long: use at most ${count} characters.`,
+  ],
+  [/^current_password is wrong$/, 'Your current password is wrong: type it again.'],
+  [/^password is wrong$/, 'The password is wrong: type it again.'],
+  [/^current_password is required/, 'Type your current password as well.'],
+  [/^selected_skin must be/, 'That skin is not in your wardrobe any more: reload the page.'],
+  [/^selected_cape must be/, 'That cape is not yours any more: reload the page.'],
+  [/^The file in "\w+" is larger than the limit of (.+)$/, (limit) => `The file is too large: it can be at most ${limit}.`],
+  [/^The body or upload is larger than the limit$/, 'The file is too large: choose a smaller one.'],
+  [/^Token expired|^Invalid token|^Missing token/, 'Your login has ended: log in again.'],
+  [/^This token was revoked/, 'You were logged out (from another device, or your password changed): log in again.'],
+];
+
+export function inPlayerWords(message: string): string {
+  for (const [pattern, words] of PLAYER_WORDS) {
+    const match = pattern.exec(message);
+    if (match) return typeof words === 'string' ? words : words(...match.slice(1));
+  }
+  return message;
+}
+
 export function messageOf(error: unknown): string {
-  if (error instanceof ApiError) return error.message;
+  if (error instanceof ApiError) return inPlayerWords(error.message);
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The field of `form` an API message is about, when it starts with the field's name ("password must be…",
+ * "current_password is wrong"): the message is then shown on that field.
+ */
+function fieldOfMessage(message: string, form: HTMLFormElement): string | null {
+  const match = /^(?:Invalid email or password: )?([a-z_]+) (?:must|is)\b/.exec(message);
+  const name = match?.[1];
+  return name && form.elements.namedItem(name) instanceof HTMLInputElement ? name : null;
 }
 
 /** Runs one action at a time and keeps its outcome: the API's message on failure, a note on success. */
@@ -222,6 +398,7 @@ export function Form(props: {
   resetOnSuccess?: boolean;
 }) {
   const action = useAction();
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   return (
     <form
       class="form"
@@ -233,14 +410,23 @@ export function Form(props: {
         data.forEach((value, key) => {
           if (typeof value === 'string') fields[key] = value;
         });
+        setFieldErrors({});
         void action.run(async () => {
-          const note = await props.submit(fields, data);
-          if (props.resetOnSuccess) form.reset();
-          return note;
+          try {
+            const note = await props.submit(fields, data);
+            if (props.resetOnSuccess) form.reset();
+            return note;
+          } catch (failure) {
+            const field = failure instanceof ApiError ? fieldOfMessage(failure.message, form) : null;
+            if (!field) throw failure;
+            // On its field, which takes the focus once the message is rendered and tied to it.
+            setFieldErrors({ [field]: messageOf(failure) });
+            setTimeout(() => (form.elements.namedItem(field) as HTMLInputElement).focus());
+          }
         });
       }}
     >
-      {props.children}
+      <FieldErrors.Provider value={fieldErrors}>{props.children}</FieldErrors.Provider>
       <button type="submit" disabled={action.busy}>
         {props.submitLabel}
       </button>

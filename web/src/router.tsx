@@ -4,7 +4,22 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
 const listeners = new Set<() => void>();
-window.addEventListener('popstate', () => listeners.forEach((listener) => listener()));
+
+/**
+ * After a page change, the focus goes to the new page's heading (every page's h1 has tabindex -1): a screen reader
+ * reads where the player is, and Tab goes on from the top of the new page instead of from a link that is gone.
+ * Once the new page has rendered (Preact renders in a microtask, this timer comes after it).
+ */
+function focusHeading() {
+  setTimeout(() => document.querySelector<HTMLElement>('main h1')?.focus());
+}
+
+function changed() {
+  listeners.forEach((listener) => listener());
+  focusHeading();
+}
+
+window.addEventListener('popstate', changed);
 
 const currentAddress = () => location.pathname + location.search;
 
@@ -18,7 +33,7 @@ export function navigate(to: string, options: { replace?: boolean } = {}) {
   const path = pathname + search + hash;
   if (options.replace) history.replaceState(null, '', path);
   else history.pushState(null, '', path);
-  listeners.forEach((listener) => listener());
+  changed();
 }
 
 /** The current location; re-renders the caller when it changes. */

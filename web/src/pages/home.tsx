@@ -1,8 +1,8 @@
 // /home: the player's profile. The 3D preview shows what launchers get: the selected skin, and the skin's linked
 // cape or else the selected cape (docs/decisions.md). The game login card gives launchers the API's address.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, session, textureUrls, type CapeRecord, type SkinRecord, type UserDetail } from '../api.ts';
-import { askNewName, CopyField, Field, Form, Notice, Page, messageOf, useAction } from '../components.tsx';
+import { Confirmation, CopyField, Field, Form, InlineRename, Notice, Page, messageOf, useAction } from '../components.tsx';
 import { leaveNote } from '../flash.ts';
 import { Link, navigate } from '../router.tsx';
 import { SkinPreview } from '../viewer.tsx';
@@ -41,18 +41,23 @@ export async function logOut() {
 
 export function HomePage() {
   const [wardrobe, setWardrobe] = useState<Wardrobe | null>(null);
+  /** A skin just uploaded and not worn: the preview shows it at once, until it is worn or another is chosen. */
+  const [tryingOn, setTryingOn] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
-  const reload = () =>
+  const load = () =>
     loadWardrobe().then(
       (loaded) => {
         if (!loaded.profile.Username) navigate('/register/finish', { replace: true });
         else setWardrobe(loaded);
+        return loaded;
       },
       (error) => {
         if (!session.token()) navigate('/login', { replace: true });
         else setFailure(messageOf(error));
+        return null;
       },
     );
+  const reload = async () => void (await load());
   useEffect(() => {
     if (!session.token()) navigate('/login', { replace: true });
     else void reload();
@@ -74,6 +79,13 @@ export function HomePage() {
   const selectedSkin = skins.find((skin) => skin.selected) ?? null;
   const selectedCape = capes.find((cape) => cape.selected) ?? null;
   const wornCape = selectedSkin?.cloak_id || selectedCape?.uuid || null;
+  const shownSkin = skins.find((skin) => skin.uuid === tryingOn && !skin.selected) ?? selectedSkin;
+  const shownCape = shownSkin === selectedSkin ? wornCape : shownSkin?.cloak_id || selectedCape?.uuid || null;
+  const wear = async (skin: SkinRecord) => {
+    await api.patch('/api/home', { selected_skin: skin.uuid });
+    setTryingOn(null);
+    await reload();
+  };
 
   return (
     <Page
@@ -89,16 +101,30 @@ export function HomePage() {
       }
     >
       <p class="muted">{profile.Mail}</p>
-      <div class="columns">
+      <div class="columns with-preview">
         <SkinPreview
           label={`3D preview of ${profile.Username}`}
-          skinUrl={selectedSkin ? textureUrls.skinFile(selectedSkin.uuid) : textureUrls.skinFile(profile.Uuid)}
-          slim={selectedSkin ? selectedSkin.slim : null}
-          capeUrl={wornCape ? textureUrls.capeFile(wornCape) : null}
+          skinUrl={shownSkin ? textureUrls.skinFile(shownSkin.uuid) : textureUrls.skinFile(profile.Uuid)}
+          slim={shownSkin ? shownSkin.slim : null}
+          capeUrl={shownCape ? textureUrls.capeFile(shownCape) : null}
+          caption={
+            shownSkin && shownSkin !== selectedSkin ? (
+              <p>
+                Showing <strong>{shownSkin.name}</strong>, not worn yet.
+              </p>
+            ) : null
+          }
         />
         <div class="stack">
-          <SkinUpload onUploaded={reload} />
-          <SkinList skins={skins} capes={capes} onChange={reload} />
+          <SkinUpload
+            onUploaded={async (skin) => {
+              setTryingOn(skin.uuid);
+              const loaded = await load();
+              return loaded?.skins.find((listed) => listed.uuid === skin.uuid)?.selected ?? false;
+            }}
+            onWear={wear}
+          />
+          <SkinList skins={skins} capes={capes} onChange={reload} onWear={wear} />
           <CapeList capes={capes} onChange={reload} />
         </div>
       </div>
@@ -188,26 +214,49 @@ function LauncherAddress(props: { apiRoot: string }) {
   );
 }
 
-/** Drag and drop a PNG onto the zone, or pick it; the model is detected unless chosen. */
-function SkinUpload(props: { onUploaded: () => Promise<void> }) {
+/**
+ * Drag and drop a PNG onto the zone, or pick it; the model is detected unless chosen. The new skin shows in the
+ * preview at once, and the message under the zone offers to wear it.
+ */
+function SkinUpload(props: {
+  /** Shows the new skin; true when the player wears it already (their first skin). */
+  onUploaded: (skin: SkinRecord) => Promise<boolean>;
+  onWear: (skin: SkinRecord) => Promise<void>;
+}) {
   const action = useAction();
   const [dragging, setDragging] = useState(false);
   const [model, setModel] = useState('auto');
+  /** The skin just uploaded, while it is not worn: the message offers to wear it. */
+  const [uploaded, setUploaded] = useState<SkinRecord | null>(null);
   const upload = (file: File | undefined) => {
     if (!file) return;
+    setUploaded(null);
     void action.run(async () => {
       const form = new FormData();
       if (model !== 'auto') form.append('slim', String(model === 'slim'));
       form.append('name', file.name.replace(/\.png$/i, '').slice(0, 64) || 'Skin');
       form.append('skin', file, file.name);
-      await api.upload('/api/home/skins', form);
-      await props.onUploaded();
-      return `${file.name} uploaded`;
+      let reply;
+      try {
+        reply = await api.upload<SkinRecord>('/api/home/skins', form);
+      } catch (failure) {
+        throw new Error(messageOf(failure).replace('it can be at most', 'skins can be at most'));
+      }
+      const worn = await props.onUploaded(reply.data);
+      if (worn) return `${file.name} uploaded: you wear it now.`;
+      setUploaded(reply.data);
+      return `${file.name} uploaded: the preview shows it.`;
     });
   };
+  const wear = (skin: SkinRecord) =>
+    action.run(async () => {
+      await props.onWear(skin);
+      setUploaded(null);
+      return `You wear ${skin.name} now.`;
+    });
   return (
-    <section class="card">
-      <h2>Upload a skin</h2>
+    <section class="card" aria-labelledby="upload-title">
+      <h2 id="upload-title">Upload a skin</h2>
       <label
         class={dragging ? 'dropzone over' : 'dropzone'}
         onDragOver={(event) => {
@@ -243,13 +292,27 @@ function SkinUpload(props: { onUploaded: () => Promise<void> }) {
         </select>
       </div>
       {action.busy && <p class="muted">Uploading…</p>}
-      {action.outcome}
+      <div class="upload-outcome">
+        {action.outcome}
+        {uploaded && !action.busy && (
+          <button type="button" onClick={() => void wear(uploaded)}>
+            Wear it
+          </button>
+        )}
+      </div>
     </section>
   );
 }
 
-function SkinList(props: { skins: SkinRecord[]; capes: CapeRecord[]; onChange: () => Promise<void> }) {
+function SkinList(props: {
+  skins: SkinRecord[];
+  capes: CapeRecord[];
+  onChange: () => Promise<void>;
+  onWear: (skin: SkinRecord) => Promise<void>;
+}) {
   const action = useAction();
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const heading = useRef<HTMLHeadingElement>(null);
   const change = (work: () => Promise<unknown>, note?: string) =>
     action.run(async () => {
       await work();
@@ -258,48 +321,65 @@ function SkinList(props: { skins: SkinRecord[]; capes: CapeRecord[]; onChange: (
     });
   if (props.skins.length === 0)
     return (
-      <section class="card">
-        <h2>Your skins</h2>
+      <section class="card" aria-labelledby="skins-title">
+        <h2 id="skins-title">Your skins</h2>
         <p class="muted">No skins yet: you wear the default one.</p>
       </section>
     );
   return (
-    <section class="card">
-      <h2>Your skins</h2>
-      {action.outcome}
+    <section class="card" aria-labelledby="skins-title">
+      <h2 id="skins-title" ref={heading} tabIndex={-1}>
+        Your skins
+      </h2>
+      <div aria-live="polite">{action.outcome}</div>
       <ul class="items">
         {props.skins.map((skin) => (
           <li key={skin.uuid} class={skin.selected ? 'selected' : ''} data-skin-uuid={skin.uuid}>
-            <img src={textureUrls.head(skin.uuid)} alt="" width={48} height={48} />
+            <img class="thumb" src={textureUrls.body(skin.uuid)} alt="" width={48} height={107} />
             <div class="grow">
-              <strong>{skin.name}</strong>
+              <InlineRename
+                name={skin.name}
+                what="skin"
+                rename={(name) => api.patch(`/api/home/skins/${skin.uuid}`, { name }).then(() => props.onChange())}
+              />
               <small>
                 {skin.slim ? 'slim' : 'classic'}
                 {skin.selected ? ' · worn' : ''}
               </small>
             </div>
-            {!skin.selected && (
-              <button type="button" onClick={() => void change(() => api.patch('/api/home', { selected_skin: skin.uuid }))}>
-                Wear
+            <div class="actions">
+              {!skin.selected && (
+                <button type="button" aria-label={`Wear ${skin.name}`} onClick={() => void action.run(() => props.onWear(skin))}>
+                  Wear
+                </button>
+              )}
+              <button
+                type="button"
+                class="danger"
+                aria-label={`Delete ${skin.name}`}
+                disabled={deleting === skin.uuid}
+                onClick={() => setDeleting(skin.uuid)}
+              >
+                Delete
               </button>
+            </div>
+            {deleting === skin.uuid && (
+              <Confirmation
+                confirmLabel={`Delete ${skin.name}`}
+                danger
+                onCancel={() => {
+                  setDeleting(null);
+                  setTimeout(() => document.querySelector<HTMLElement>(`[data-skin-uuid="${skin.uuid}"] button.danger`)?.focus());
+                }}
+                onConfirm={() => {
+                  setDeleting(null);
+                  heading.current?.focus();
+                  void change(() => api.delete(`/api/home/skins/${skin.uuid}`), `The skin ${skin.name} is deleted.`);
+                }}
+              >
+                Delete the skin "{skin.name}" for good?{skin.selected ? ' You wear it now: afterwards you wear the default skin.' : ''}
+              </Confirmation>
             )}
-            <button
-              type="button"
-              class="secondary"
-              onClick={() => askNewName(skin.name, (name) => void change(() => api.patch(`/api/home/skins/${skin.uuid}`, { name })))}
-            >
-              Rename
-            </button>
-            <button
-              type="button"
-              class="danger"
-              onClick={() => {
-                if (confirm(`Delete the skin "${skin.name}"?`))
-                  void change(() => api.delete(`/api/home/skins/${skin.uuid}`), 'Skin deleted');
-              }}
-            >
-              Delete
-            </button>
           </li>
         ))}
       </ul>
@@ -317,19 +397,19 @@ function CapeList(props: { capes: CapeRecord[]; onChange: () => Promise<void> })
   if (props.capes.length === 0) return null;
   const anySelected = props.capes.some((cape) => cape.selected);
   return (
-    <section class="card">
-      <h2>Your capes</h2>
+    <section class="card" aria-labelledby="capes-title">
+      <h2 id="capes-title">Your capes</h2>
       {action.outcome}
       <ul class="items">
         {props.capes.map((cape) => (
           <li key={cape.uuid} class={cape.selected ? 'selected' : ''} data-cape-uuid={cape.uuid}>
-            <img src={textureUrls.cloak(cape.uuid)} alt="" width={48} height={48} />
+            <img class="thumb" src={textureUrls.capeOnPlayer(cape.uuid)} alt="" width={48} height={107} />
             <div class="grow">
               <strong>{cape.name}</strong>
               <small>{cape.selected ? 'worn' : ''}</small>
             </div>
             {!cape.selected && (
-              <button type="button" onClick={() => void wear(cape.uuid)}>
+              <button type="button" aria-label={`Wear ${cape.name}`} onClick={() => void wear(cape.uuid)}>
                 Wear
               </button>
             )}
@@ -348,8 +428,8 @@ function CapeList(props: { capes: CapeRecord[]; onChange: () => Promise<void> })
 function AccountForms() {
   return (
     <div class="columns">
-      <section class="card">
-        <h2>Change password</h2>
+      <section class="card" aria-labelledby="change-password-title">
+        <h2 id="change-password-title">Change password</h2>
         <Form
           submitLabel="Change password"
           submit={async ({ current_password, password }) => {
@@ -364,8 +444,8 @@ function AccountForms() {
           <Field label="New password" name="password" type="password" required autocomplete="new-password" />
         </Form>
       </section>
-      <section class="card">
-        <h2>Change mail address</h2>
+      <section class="card" aria-labelledby="change-mail-title">
+        <h2 id="change-mail-title">Change mail address</h2>
         <Form
           resetOnSuccess
           submitLabel="Change mail"
