@@ -106,6 +106,10 @@ describeEachDatabase('dashboard', (kind) => {
     );
     const register = seen.audit.find((entry: { action: string }) => entry.action === 'auth.register');
     assert.equal(register.for_name, pending, 'named by the mail before step 3');
+    assert.equal(register.iss_id, register.for, 'by the account itself');
+    const upload = seen.audit.find((entry: { action: string }) => entry.action === 'cape.upload');
+    assert.equal(upload.iss, OWNER.username);
+    assert.ok(upload.iss_id > 0);
     const finished = seen.audit.find((entry: { action: string; for_name: string }) => entry.action === 'auth.register_finish');
     assert.ok([player.username, banned.username].includes(finished.for_name), 'named by the username');
   });

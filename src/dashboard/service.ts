@@ -67,6 +67,7 @@ export class DashboardService {
         .select([
           'audit_log.id',
           'audit_log.iss',
+          'audit_log.actor_id',
           'audit_log.action',
           'audit_log.target_id',
           'audit_log.time',
@@ -95,6 +96,7 @@ export class DashboardService {
       audit: audit.map((row) => ({
         id: row.id,
         iss: row.iss,
+        iss_id: row.actor_id,
         action: row.action,
         for: row.target_id ?? 0,
         for_name: row.username ?? row.mail ?? '',

@@ -342,6 +342,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
     await logIn(moderator, helper.username, helper.password);
     await moderator.getByRole('link', { name: 'Admin' }).click();
     await moderator.getByText('You are moderator (level 1).').waitFor();
+    await moderator.getByRole('link', { name: 'Users' }).click();
     await moderator.getByRole('link', { name: OWNER.username }).click();
     await moderator.getByText('Moderators can read users; admins edit them.').waitFor();
     assert.equal(await moderator.getByRole('button', { name: 'Save user' }).count(), 0);

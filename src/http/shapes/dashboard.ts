@@ -7,6 +7,8 @@ import type { RegistrationModeName } from './registration.ts';
 export interface DashboardAuditEntry {
   id: number;
   iss: string;
+  /** The acting user's id; null for `system`, the operator CLI or a deleted account. */
+  iss_id: number | null;
   action: string;
   for: number;
   /** The current username (the mail address before registration step 3) of `for`; "" when none or deleted. */
@@ -40,6 +42,7 @@ const figures = <T>(names: (keyof T)[]) => ({
 export const DASHBOARD_AUDIT_ENTRY_SCHEMA = recordSchema<DashboardAuditEntry>({
   id: { type: 'integer' },
   iss: { type: 'string' },
+  iss_id: { type: ['integer', 'null'] },
   action: { type: 'string' },
   for: { type: 'integer' },
   for_name: { type: 'string' },
@@ -73,6 +76,7 @@ export const DASHBOARD_EXAMPLE: Dashboard = {
     {
       id: AUDIT_ENTRY_EXAMPLE.id,
       iss: AUDIT_ENTRY_EXAMPLE.iss,
+      iss_id: 1,
       action: AUDIT_ENTRY_EXAMPLE.action,
       for: AUDIT_ENTRY_EXAMPLE.for,
       for_name: 'Steve',

@@ -5,6 +5,7 @@ import { api, session } from '../api.ts';
 import { Field, Form, Notice, Page, messageOf } from '../components.tsx';
 import { leaveNote, takeNote } from '../flash.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
+import { useRegistrationGate } from './registration-gate.tsx';
 import { asksForCode, LoginCodeStep } from './two-factor.tsx';
 
 export function CarriedNote() {
@@ -51,6 +52,10 @@ export function LoginPage() {
 export function RegisterPage() {
   const [mismatch, setMismatch] = useState(false);
   const again = useRef<HTMLDivElement>(null);
+  // An invitation link opens /register?invite=CODE; closed or by invitation only, the page says so instead of the form.
+  const invite = useLocation().query.get('invite') || undefined;
+  const refusal = useRegistrationGate(invite);
+  if (refusal) return <Page title="Create an account">{refusal}</Page>;
   return (
     <Page title="Create an account">
       <Form
@@ -62,7 +67,7 @@ export function RegisterPage() {
             again.current?.querySelector('input')?.focus();
             return;
           }
-          const reply = await api.post('/api/auth/register', { mail, password });
+          const reply = await api.post('/api/auth/register', { mail, password, invite });
           leaveNote(`We sent a code to ${mail}. Open the link in the mail, or enter the code here.`);
           navigate(reply.url ?? '/register/confirm');
         }}

@@ -8,16 +8,20 @@ import { Link, navigate, useLocation } from '../../router.tsx';
 import { logOut } from '../home.tsx';
 import { AuditSection } from './audit.tsx';
 import { CapesSection } from './capes.tsx';
+import { DashboardSection } from './dashboard.tsx';
 import { HardwareSection } from './hardware.tsx';
 import { MailSection } from './mail.tsx';
+import { RegistrationSection } from './registration.tsx';
 import { SkinsSection } from './skins.tsx';
 import { UsersSection } from './users.tsx';
 
 const TABS = [
+  { id: 'dashboard', label: 'Dashboard', level: LEVELS.moderator },
   { id: 'users', label: 'Users', level: LEVELS.moderator },
   { id: 'skins', label: 'Skins', level: LEVELS.moderator },
   { id: 'capes', label: 'Capes', level: LEVELS.moderator },
   { id: 'hardware', label: 'Hardware', level: LEVELS.moderator },
+  { id: 'registration', label: 'Registration', level: LEVELS.moderator },
   { id: 'audit', label: 'Audit log', level: LEVELS.moderator },
   { id: 'mail', label: 'Mail everyone', level: LEVELS.owner },
 ] as const;
@@ -76,6 +80,8 @@ export function AdminPage() {
           </Link>
         ))}
       </nav>
+      {tab.id === 'dashboard' && <DashboardSection />}
+      {tab.id === 'registration' && <RegistrationSection level={level} />}
       {tab.id === 'users' && <UsersSection level={level} editing={query.get('user')} />}
       {tab.id === 'skins' && <SkinsSection level={level} />}
       {tab.id === 'capes' && <CapesSection level={level} />}
