@@ -3,7 +3,7 @@
 import { machine, runAccountBench } from './accounts.ts';
 import { runAdminBench } from './admin.ts';
 import { runGameBench } from './game.ts';
-import { runImageHttpBench } from './images.ts';
+import { runDropInBench, runImageHttpBench } from './images.ts';
 import type { Figure } from './lib.ts';
 import { runRenderBench } from './render.ts';
 import { runScaleBench } from './scale.ts';
@@ -54,7 +54,8 @@ for (const render of await runRenderBench()) {
     met: isTarget ? (render.meanMs <= 1 ? 'yes' : 'no') : undefined,
   });
 }
-for (const figure of [...(await runAccountBench()), ...(await runImageHttpBench()), ...(await runGameBench())]) rows.push(httpRow(figure));
+for (const figure of [...(await runAccountBench()), ...(await runImageHttpBench()), ...(await runDropInBench()), ...(await runGameBench())])
+  rows.push(httpRow(figure));
 for (const admin of await runAdminBench()) {
   rows.push({
     figure: `${admin.name}, one at a time, 100,000 users [sqlite]`,

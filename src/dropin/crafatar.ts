@@ -6,7 +6,7 @@ import { badRequest } from '../http/envelope.ts';
 import { MAX_RENDER_SIZE } from '../rendering/render.ts';
 import type { ImageService } from '../images/service.ts';
 import { crafatarDefault, first, leadingInteger, playerId, present, type Query } from './params.ts';
-import { answerImage } from './routes.ts';
+import { dropInImageRoute, type DropInRequest } from './image-route.ts';
 
 export const AVATAR_SIZE = { min: 1, max: MAX_RENDER_SIZE, default: 160 } as const;
 export const RENDER_SCALE = { min: 1, max: 10, default: 6 } as const;
@@ -28,39 +28,43 @@ function ranged(query: Query, name: string, range: { min: number; max: number; d
 const overlayOf = (query: Query) => present(query, 'overlay') || present(query, 'helm');
 
 export function crafatarRoutes(app: FastifyInstance, images: ImageService) {
-  app.get<{ Params: { id: string }; Querystring: Query }>('/avatars/:id', async (request, reply) => {
-    const id = idOf(request);
-    const size = ranged(request.query, 'size', AVATAR_SIZE);
-    const overlay = overlayOf(request.query);
-    const withoutSkin = crafatarDefault(first(request.query, 'default'));
-    return answerImage(request, reply, images, `\u0000crafatar/avatar/${id}/${size}/${overlay}/${withoutSkin}`, () =>
+  type ById = { id: string };
+  dropInImageRoute(app, images, '/avatars/:id', {
+    parse: (request: DropInRequest<ById>) => ({
+      id: idOf(request),
+      size: ranged(request.query, 'size', AVATAR_SIZE),
+      overlay: overlayOf(request.query),
+      withoutSkin: crafatarDefault(first(request.query, 'default')),
+    }),
+    key: ({ id, size, overlay, withoutSkin }) => `\u0000crafatar/avatar/${id}/${size}/${overlay}/${withoutSkin}`,
+    produce: ({ id, size, overlay, withoutSkin }) =>
       images.imageOrDefault('head', id, 'skin', size, { overlay, withoutSkin, minimumSize: AVATAR_SIZE.min }),
-    );
   });
 
   for (const view of ['head', 'body'] as const) {
-    app.get<{ Params: { id: string }; Querystring: Query }>(`/renders/${view}/:id`, async (request, reply) => {
-      const id = idOf(request);
-      const scale = ranged(request.query, 'scale', RENDER_SCALE);
-      const overlay = overlayOf(request.query);
-      const withoutSkin = crafatarDefault(first(request.query, 'default'));
-      return answerImage(request, reply, images, `\u0000crafatar/render/${view}/${id}/${scale}/${overlay}/${withoutSkin}`, () =>
+    dropInImageRoute(app, images, `/renders/${view}/:id`, {
+      parse: (request: DropInRequest<ById>) => ({
+        id: idOf(request),
+        scale: ranged(request.query, 'scale', RENDER_SCALE),
+        overlay: overlayOf(request.query),
+        withoutSkin: crafatarDefault(first(request.query, 'default')),
+      }),
+      key: ({ id, scale, overlay, withoutSkin }) => `\u0000crafatar/render/${view}/${id}/${scale}/${overlay}/${withoutSkin}`,
+      produce: ({ id, scale, overlay, withoutSkin }) =>
         images.imageOrDefault(view, id, 'player', scale * PIXELS_PER_SCALE, { overlay, withoutSkin }),
-      );
     });
   }
 
-  app.get<{ Params: { id: string }; Querystring: Query }>('/skins/:id', async (request, reply) => {
-    const id = idOf(request);
-    const withoutSkin = crafatarDefault(first(request.query, 'default'));
-    return answerImage(request, reply, images, `\u0000crafatar/skin/${id}/${withoutSkin}`, () =>
-      images.skinFileOrDefault(id, { withoutSkin }),
-    );
+  dropInImageRoute(app, images, '/skins/:id', {
+    parse: (request: DropInRequest<ById>) => ({ id: idOf(request), withoutSkin: crafatarDefault(first(request.query, 'default')) }),
+    key: ({ id, withoutSkin }) => `\u0000crafatar/skin/${id}/${withoutSkin}`,
+    produce: ({ id, withoutSkin }) => images.skinFileOrDefault(id, { withoutSkin }),
   });
 
   // 404 when the player wears no cape (or nobody has that id); Crafatar's `default` redirect is not followed here.
-  app.get<{ Params: { id: string }; Querystring: Query }>('/capes/:id', async (request, reply) => {
-    const id = idOf(request);
-    return answerImage(request, reply, images, `\u0000crafatar/cape/${id}`, () => images.capeFile(id));
+  dropInImageRoute(app, images, '/capes/:id', {
+    parse: (request: DropInRequest<ById>) => idOf(request),
+    key: (id) => `\u0000crafatar/cape/${id}`,
+    produce: (id) => images.capeFile(id),
   });
 }

@@ -6,8 +6,8 @@ import type { FastifyInstance } from 'fastify';
 import { notFound } from '../http/envelope.ts';
 import type { ImageService, PlayerView } from '../images/service.ts';
 import type { RenderType } from '../rendering/render.ts';
-import { playerId, type Query } from './params.ts';
-import { answerImage } from './routes.ts';
+import { playerId } from './params.ts';
+import { dropInImageRoute, type DropInRequest } from './image-route.ts';
 
 export const MINOTAR_SIZE = { min: 8, max: 300, default: 180 } as const;
 
@@ -36,28 +36,23 @@ export function minotarSize(value: string | undefined): number {
 export function minotarRoutes(app: FastifyInstance, images: ImageService) {
   for (const [kind, { view, type, overlay }] of Object.entries(KINDS)) {
     for (const url of [`/${kind}/:id`, `/${kind}/:id/:size`]) {
-      app.get<{ Params: { id: string; size?: string }; Querystring: Query }>(url, async (request, reply) => {
-        const id = playerId(withoutPng(request.params.id));
-        const size = minotarSize(request.params.size === undefined ? undefined : withoutPng(request.params.size));
-        return answerImage(request, reply, images, `\u0000minotar/${kind}/${id}/${size}`, () =>
-          images.imageOrDefault(view, id, type, size, { overlay, unknown: 'classic' }),
-        );
+      dropInImageRoute(app, images, url, {
+        parse: (request: DropInRequest<{ id: string; size?: string }>) => ({
+          id: playerId(withoutPng(request.params.id)),
+          size: minotarSize(request.params.size === undefined ? undefined : withoutPng(request.params.size)),
+        }),
+        key: ({ id, size }) => `\u0000minotar/${kind}/${id}/${size}`,
+        produce: ({ id, size }) => images.imageOrDefault(view, id, type, size, { overlay, unknown: 'classic' }),
       });
     }
   }
 
   for (const kind of ['skin', 'download'] as const) {
-    app.get<{ Params: { id: string }; Querystring: Query }>(`/${kind}/:id`, async (request, reply) => {
-      const id = playerId(withoutPng(request.params.id));
-      const headers: Record<string, string> = kind === 'download' ? { 'content-disposition': 'attachment; filename="skin.png"' } : {};
-      return answerImage(
-        request,
-        reply,
-        images,
-        `\u0000minotar/skin/${id}`,
-        () => images.skinFileOrDefault(id, { unknown: 'classic' }),
-        headers,
-      );
+    dropInImageRoute(app, images, `/${kind}/:id`, {
+      parse: (request: DropInRequest<{ id: string }>) => playerId(withoutPng(request.params.id)),
+      key: (id) => `\u0000minotar/skin/${id}`,
+      produce: (id) => images.skinFileOrDefault(id, { unknown: 'classic' }),
+      headers: kind === 'download' ? { 'content-disposition': 'attachment; filename="skin.png"' } : undefined,
     });
   }
 }
