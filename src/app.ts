@@ -21,6 +21,9 @@ import { imageRoutes } from './images/routes.ts';
 import { dropInRoutes } from './dropin/routes.ts';
 import { imageCacheBudgets, ImageService } from './images/service.ts';
 import { envelopeServerOptions, installEnvelope, useErrorShape } from './http/envelope.ts';
+import { DiscordClient } from './discord/client.ts';
+import { discordRoutes } from './discord/routes.ts';
+import { DiscordService } from './discord/service.ts';
 import { hardwareAdminRoutes } from './gravit/admin-routes.ts';
 import { GRAVIT_API_PATH, GRAVIT_ERROR_SCHEMA, gravitErrorBody } from './gravit/errors.ts';
 import { HardwareStore } from './gravit/hardware.ts';
@@ -243,5 +246,19 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
     });
     await gravitRoutes(app, gravit, settings.gravitToken);
   }
+  const discordRedirect = `${settings.publicUrl}/api/auth/discord/callback`;
+  discordRoutes(
+    app,
+    new DiscordService({
+      db,
+      clock,
+      client: settings.discord ? new DiscordClient(settings.discord, discordRedirect) : null,
+      tokens,
+      credentials,
+      limiter,
+      publicUrl: settings.publicUrl,
+      log: app.log,
+    }),
+  );
   pageRoutes(app, pages);
 }

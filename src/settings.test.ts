@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { parseSettings, readEnvironment, SettingsError, settingsWarnings } from './settings.ts';
+import { loadSettings, parseSettings, readEnvironment, SettingsError, settingsWarnings } from './settings.ts';
 
 const problemsOf = (env: Record<string, string>) => {
   try {
@@ -87,6 +87,22 @@ describe('settings', () => {
     assert.match(problemsOf({ REGISTRATION: 'invitation' }), /^REGISTRATION: must be one of open, invite, closed/m);
   });
 
+  it('turns the Discord login on with both of its settings, and names a bad one without repeating the secret', () => {
+    assert.equal(parseSettings({}).discord, null, 'off by default');
+    const discord = { DISCORD_CLIENT_ID: '1234567890123456789', DISCORD_CLIENT_SECRET: 'discord-client-secret' };
+    assert.deepEqual(parseSettings(discord).discord, {
+      clientId: '1234567890123456789',
+      clientSecret: 'discord-client-secret',
+      url: 'https://discord.com',
+    });
+    assert.equal(parseSettings({ ...discord, DISCORD_URL: 'http://127.0.0.1:9999/' }).discord?.url, 'http://127.0.0.1:9999');
+    const half = problemsOf({ DISCORD_CLIENT_SECRET: 'discord-client-secret' });
+    assert.match(half, /^DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET: set both/m);
+    assert.doesNotMatch(half, /discord-client-secret/);
+    assert.match(problemsOf({ ...discord, DISCORD_CLIENT_ID: 'my-app' }), /^DISCORD_CLIENT_ID: .*digits only/m);
+    assert.match(problemsOf({ ...discord, DISCORD_URL: 'discord.com' }), /^DISCORD_URL: must be an absolute http/m);
+  });
+
   it('holds OWNER_* to the rules of every account, without repeating the password', () => {
     const owner = { OWNER_USERNAME: 'Owner', OWNER_MAIL: 'owner@example.org', OWNER_PASSWORD: 'owner password' };
     assert.match(problemsOf({ ...owner, OWNER_USERNAME: 'the owner' }), /^OWNER_USERNAME: .*3 to 16 characters.*\(got "the owner"\)$/m);
@@ -102,6 +118,25 @@ describe('settings', () => {
     assert.match(warned({ HOST: '::' }), /PUBLIC_URL is not set/);
     assert.equal(warned({ HOST: '127.0.0.1' }), '', 'only this machine connects: localhost is right');
     assert.equal(warned({ PUBLIC_URL: 'https://skins.example.org' }), '');
+  });
+
+  it('takes TOTP_KEY of at least 32 bytes, else generates one into DATA_DIR once and keeps it', () => {
+    assert.equal(parseSettings({ TOTP_KEY: 'k'.repeat(32) }).totpKey, 'k'.repeat(32));
+    assert.match(problemsOf({ TOTP_KEY: 'short' }), /^TOTP_KEY: must be at least 32 bytes long \(it has 5\)$/m);
+    const dataDir = mkdtempSync(join(tmpdir(), 'settings-totp-'));
+    const saved = process.env.DATA_DIR;
+    process.env.DATA_DIR = dataDir;
+    try {
+      const first = loadSettings();
+      assert.ok(Buffer.byteLength(first.totpKey) >= 32);
+      assert.notEqual(first.totpKey, first.jwtSecret, 'a key of its own');
+      assert.equal(readFileSync(join(dataDir, 'totp-key'), 'utf8').trim(), first.totpKey);
+      assert.equal(statSync(join(dataDir, 'totp-key')).mode & 0o777, 0o600, 'readable by the service only');
+      assert.equal(loadSettings().totpKey, first.totpKey, 'the same key after a restart');
+    } finally {
+      if (saved === undefined) delete process.env.DATA_DIR;
+      else process.env.DATA_DIR = saved;
+    }
   });
 
   it('reads a .env file, and the environment wins over it', () => {

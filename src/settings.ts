@@ -55,6 +55,15 @@ export interface Settings {
   gravitTokenTtlSeconds: number;
   /** Who may create an account: anyone, only with an invitation, or nobody; the console can override it. */
   registration: RegistrationMode;
+  /** The Discord application of the Discord link and login; null: both are off. */
+  discord: DiscordSettings | null;
+}
+
+export interface DiscordSettings {
+  clientId: string;
+  clientSecret: string;
+  /** Base of /oauth2/authorize, /api/oauth2/token and /api/users/@me; no trailing slash. */
+  url: string;
 }
 
 export const REGISTRATION_MODES = ['open', 'invite', 'closed'] as const;
@@ -120,7 +129,9 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   const jwtSecret = text('JWT_SECRET');
   if (jwtSecret !== undefined && Buffer.byteLength(jwtSecret) < 32) bad('JWT_SECRET', 'must be at least 32 bytes long');
   const totpKey = text('TOTP_KEY');
-  if (totpKey !== undefined && Buffer.byteLength(totpKey) < 32) bad('TOTP_KEY', 'must be at least 32 bytes long');
+  // Without the value: it is a secret.
+  if (totpKey !== undefined && Buffer.byteLength(totpKey) < 32)
+    problems.push(`TOTP_KEY: must be at least 32 bytes long (it has ${Buffer.byteLength(totpKey)})`);
 
   /** A lifetime: seconds, or a number followed by s, m, h or d; from one minute up to `maxSeconds`. */
   const lifetime = (name: string, fallback: number, maxSeconds: number, example: string) => {
@@ -209,6 +220,20 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   // An access token cannot outlive its session, whose refresh token lives 30 days (src/gravit/sessions.ts).
   const gravitTokenTtlSeconds = lifetime('GRAVIT_TOKEN_TTL', 3600, 30 * 86400, '1h');
 
+  // The secret's value stays out of the message, like GRAVIT_TOKEN's.
+  const discordClientId = text('DISCORD_CLIENT_ID');
+  const discordClientSecret = text('DISCORD_CLIENT_SECRET');
+  const discordUrl = (text('DISCORD_URL') ?? 'https://discord.com').replace(/\/+$/, '');
+  if (!isHttpUrl(discordUrl)) bad('DISCORD_URL', 'must be an absolute http:// or https:// URL');
+  if (discordClientId !== undefined && !/^\d{1,20}$/.test(discordClientId))
+    bad('DISCORD_CLIENT_ID', "must be the application's id from Discord's developer portal (digits only)");
+  if ((discordClientId === undefined) !== (discordClientSecret === undefined))
+    problems.push('DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET: set both (the Discord login needs the two), or neither');
+  const discord =
+    discordClientId !== undefined && discordClientSecret !== undefined
+      ? { clientId: discordClientId, clientSecret: discordClientSecret, url: discordUrl }
+      : null;
+
   const registration = text('REGISTRATION') ?? 'open';
   if (!(REGISTRATION_MODES as readonly string[]).includes(registration))
     bad('REGISTRATION', `must be one of ${REGISTRATION_MODES.join(', ')}`);
@@ -240,6 +265,7 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     gravitToken,
     gravitTokenTtlSeconds,
     registration: registration as RegistrationMode,
+    discord,
   };
 }
 

@@ -18,6 +18,7 @@ import { hashPassword, verifyPassword } from './passwords.ts';
 import { LEVELS, STANDING_MESSAGES, standingProblem } from './standing.ts';
 import { checkMail, checkPassword, checkUsername, isPlausibleMail, mailKey, usernameColumns, usernameKey } from './rules.ts';
 import type { Tokens } from './tokens.ts';
+import { openWebSession } from './web-session.ts';
 
 export interface AccountDeps {
   db: Kysely<Database>;
@@ -184,14 +185,7 @@ export class AccountService {
     if (!user) throw unauthorized(WRONG_CREDENTIALS);
     const problem = standingProblem({ ...user, level: user.perms }, ['unfinished']);
     if (problem) throw forbidden(STANDING_MESSAGES[problem]);
-    const now = clock.now();
-    const session = await db
-      .insertInto('sessions')
-      .values({ user_id: user.id, created_at: now, expires_at: now + tokens.lifetimeMs, revoked_at: null })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const jwt = await tokens.sign({ userId: user.id, sessionId: session.id });
-    return { jwt, url: this.link(user.username === null ? '/register/finish' : '/home') };
+    return openWebSession(db, tokens, clock, this.deps.publicUrl, user);
   }
 
   /**

@@ -35,6 +35,7 @@ describeEachDatabase('user administration', (kind) => {
     const record = all.body.data.find((user: { username: string }) => user.username === player.username);
     assert.deepEqual(Object.keys(record).sort(), [
       'accessToken',
+      'discord',
       'dsid',
       'hwidId',
       'id',
@@ -50,7 +51,11 @@ describeEachDatabase('user administration', (kind) => {
     ]);
     assert.match(record.password, /^\$argon2id\$/, 'the stored hash, never the password');
     assert.equal(record.accessToken, null);
-    assert.deepEqual([record.level, record.role_grant], [0, null], 'beyond interface.md: the effective level and the grant');
+    assert.deepEqual(
+      [record.level, record.role_grant, record.discord],
+      [0, null, null],
+      'beyond interface.md: the effective level, the grant and the linked Discord account',
+    );
 
     const page = await service.call('GET', '/api/admin/users?limit=2&offset=1', { token: moderator.token });
     assert.deepEqual(

@@ -22,6 +22,8 @@ const MATRIX: Record<string, Exclude<Access, 'public'>> = {
   'POST /api/home/2fa': 'player',
   'POST /api/home/2fa/confirm': 'player',
   'DELETE /api/home/2fa': 'player',
+  'POST /api/home/discord': 'player',
+  'DELETE /api/home/discord': 'player',
   'GET /api/admin/users': 'moderator',
   'GET /api/admin/user/:identifier': 'moderator',
   'PATCH /api/admin/user/:identifier': 'admin',

@@ -56,6 +56,7 @@ function toRecord(user: UserRow): UserRecord {
     accessToken: user.access_token,
     serverID: user.server_id,
     hwidId: user.hwid_id === null ? null : String(user.hwid_id),
+    discord: user.dsid === null ? null : { username: user.discord_username ?? '', avatar: user.discord_avatar ?? '' },
   };
 }
 

@@ -274,6 +274,28 @@ export interface TwoFactorRecoveryTable {
   used_at: number | null;
 }
 
+/** The `state` of a Discord authorization request in progress (contract section 11): single use, 10 minutes. */
+export interface DiscordStatesTable {
+  /** SHA-256 (hex) of the state sent to Discord. */
+  state_hash: string;
+  purpose: 'link' | 'login';
+  /** The player linking; null for a login. */
+  user_id: number | null;
+  /** PKCE code verifier, sent to Discord's token endpoint with the code. */
+  code_verifier: string;
+  created_at: number;
+  expires_at: number;
+}
+
+/** The one-time code a Discord login hands the web page, exchanged for a session: single use, 2 minutes. */
+export interface DiscordLoginCodesTable {
+  /** SHA-256 (hex) of the code. */
+  code_hash: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -297,6 +319,8 @@ export interface Database {
   two_factor_recovery: TwoFactorRecoveryTable;
   console_settings: ConsoleSettingsTable;
   invites: InvitesTable;
+  discord_states: DiscordStatesTable;
+  discord_login_codes: DiscordLoginCodesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

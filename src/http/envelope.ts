@@ -273,7 +273,8 @@ const ERROR_ENVELOPE = {
       properties: {
         totp_required: {
           type: 'boolean',
-          description: 'only on POST /api/auth/login: the password was right; send it again with `totp` (two-factor login)',
+          description:
+            'only on POST /api/auth/login (the password was right) and POST /api/auth/discord/exchange: send it again with `totp` (two-factor login)',
         },
       },
     },

@@ -81,6 +81,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string) {
       tags: [
         { name: 'auth', description: 'Registration, login, logout and password reset' },
         { name: 'home', description: "The caller's own profile, skins and capes" },
+        { name: 'discord', description: 'Linking a Discord account to the account, and logging in with it' },
         { name: 'admin', description: 'User, skin and cape administration, roles, audit log, mail to all users' },
         { name: 'images', description: 'Launcher document, renders and texture files' },
         {

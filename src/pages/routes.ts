@@ -16,6 +16,7 @@ export const PAGE_PATHS = [
   '/register',
   '/register/confirm',
   '/register/finish',
+  '/discord',
   '/reset',
   '/reset/confirm',
   '/home',
@@ -33,10 +34,11 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 // Everything comes from this origin: the policy makes the browser refuse anything else, so a stray reference to
-// another site shows up as an error instead of a silent request (self-hosters run behind firewalls).
+// another site shows up as an error instead of a silent request (self-hosters run behind firewalls). The one
+// exception: the avatar of a linked Discord account, an image on Discord's CDN (docs/decisions.md, "Discord").
 const CONTENT_SECURITY_POLICY = [
   "default-src 'self'",
-  "img-src 'self' data: blob:",
+  "img-src 'self' data: blob: https://cdn.discordapp.com",
   "style-src 'self'",
   "script-src 'self'",
   "connect-src 'self'",

@@ -112,6 +112,7 @@ export function testSettings(overrides: Partial<Settings>): Settings {
     gravitToken: null,
     gravitTokenTtlSeconds: 3600,
     registration: 'open',
+    discord: null,
     ...overrides,
   };
 }
@@ -246,6 +247,13 @@ function environmentOf(settings: Settings): Record<string, string> {
     ...(settings.redisUrl ? { REDIS_URL: settings.redisUrl } : {}),
     ...(settings.metricsToken ? { METRICS_TOKEN: settings.metricsToken } : {}),
     ...(settings.gravitToken ? { GRAVIT_TOKEN: settings.gravitToken, GRAVIT_TOKEN_TTL: String(settings.gravitTokenTtlSeconds) } : {}),
+    ...(settings.discord
+      ? {
+          DISCORD_CLIENT_ID: settings.discord.clientId,
+          DISCORD_CLIENT_SECRET: settings.discord.clientSecret,
+          DISCORD_URL: settings.discord.url,
+        }
+      : {}),
     ...(owner ? { OWNER_USERNAME: owner.username, OWNER_MAIL: owner.mail, OWNER_PASSWORD: owner.password } : {}),
   };
 }

@@ -3,6 +3,7 @@ import { render } from 'preact';
 import { Page } from './components.tsx';
 import { AdminPage } from './pages/admin/console.tsx';
 import { LoginPage, RegisterConfirmPage, RegisterFinishPage, RegisterPage, ResetConfirmPage, ResetPage } from './pages/auth.tsx';
+import { DiscordPage } from './pages/discord.tsx';
 import { FrontPage } from './pages/front.tsx';
 import { HomePage } from './pages/home.tsx';
 import { Link, useLocation } from './router.tsx';
@@ -17,6 +18,7 @@ const PAGES: Record<string, () => preact.JSX.Element | null> = {
   '/reset': ResetPage,
   '/reset/confirm': ResetConfirmPage,
   '/home': HomePage,
+  '/discord': DiscordPage,
   '/admin': AdminPage,
 };
 

@@ -21,6 +21,8 @@ export interface UserRecord {
   level?: number;
   /** Beyond interface.md, in the admin list: the user's role grant, expired or not, or null. */
   role_grant?: RoleGrantRecord | null;
+  /** Beyond interface.md, in the admin list: the linked Discord account's name and avatar URL ('' when none), or null. */
+  discord?: { username: string; avatar: string } | null;
 }
 
 export const USER_RECORD_SCHEMA = recordSchema<UserRecord>(
@@ -38,8 +40,14 @@ export const USER_RECORD_SCHEMA = recordSchema<UserRecord>(
     hwidId: { type: ['string', 'null'] },
     level: { type: 'integer' },
     role_grant: { anyOf: [ROLE_GRANT_SCHEMA, { type: 'null' }] },
+    discord: {
+      anyOf: [
+        recordSchema<NonNullable<UserRecord['discord']>>({ username: { type: 'string' }, avatar: { type: 'string' } }),
+        { type: 'null' },
+      ],
+    },
   },
-  ['level', 'role_grant'],
+  ['level', 'role_grant', 'discord'],
 );
 
 export const USER_RECORD_EXAMPLE: UserRecord = {
@@ -56,4 +64,5 @@ export const USER_RECORD_EXAMPLE: UserRecord = {
   hwidId: null,
   level: 0,
   role_grant: null,
+  discord: null,
 };

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, session } from '../api.ts';
 import { Field, Form, Notice, Page, messageOf } from '../components.tsx';
 import { leaveNote, takeNote } from '../flash.ts';
+import { DiscordLoginButton, DiscordLoginNote } from './discord.tsx';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { useRegistrationGate } from './registration-gate.tsx';
 import { asksForCode, LoginCodeStep } from './two-factor.tsx';
@@ -26,6 +27,7 @@ export function LoginPage() {
   return (
     <Page title="Log in">
       <CarriedNote />
+      <DiscordLoginNote />
       <Form
         submitLabel="Log in"
         submit={async ({ username, password }) => {
@@ -42,6 +44,7 @@ export function LoginPage() {
         <Field label="Username or mail" name="username" required autocomplete="username" />
         <Field label="Password" name="password" type="password" required autocomplete="current-password" />
       </Form>
+      <DiscordLoginButton />
       <p class="links">
         <Link href="/register">Create an account</Link> · <Link href="/reset">Forgot your password?</Link>
       </p>

@@ -8,6 +8,7 @@ import { Link, navigate } from '../router.tsx';
 import { SkinPreview } from '../viewer.tsx';
 import { DeleteAccount, Sessions } from './self-service.tsx';
 import { TwoFactorSection } from './two-factor.tsx';
+import { DiscordLink } from './discord.tsx';
 
 interface Wardrobe {
   profile: UserDetail;
@@ -130,6 +131,7 @@ export function HomePage() {
       </div>
       <GameLogin apiRoot={gameApiRoot} uuid={profile.Uuid} />
       <AccountForms />
+      <DiscordLink profile={profile} onChange={reload} />
       <TwoFactorSection enabled={profile.TwoFactor} onChange={reload} />
       <div class="columns">
         <Sessions />

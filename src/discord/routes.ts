@@ -1,0 +1,128 @@
+// Routes of the Discord link and login (contract section 11). The two that a browser opens itself (the start of a
+// login and Discord's callback) answer with redirects; the rest are JSON in the envelope.
+import type { FastifyInstance } from 'fastify';
+import { callerOf } from '../accounts/authenticate.ts';
+import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
+import { BASE } from '../http/shapes/example-story.ts';
+import type { CallbackQuery, DiscordService } from './service.ts';
+
+const tags = ['discord'];
+const text = { type: 'string', maxLength: 1024 } as const;
+const LINK_BEGUN = 'Open the address in url to let Discord confirm your Discord account';
+const UNLINKED = 'Your Discord account is unlinked';
+const LOGGED_IN = 'Login successful';
+const EXAMPLE_AUTHORIZE =
+  'https://discord.com/oauth2/authorize?response_type=code&client_id=1234567890123456789&redirect_uri=http%3A%2F%2Flocalhost%3A8080%2Fapi%2Fauth%2Fdiscord%2Fcallback&state=0lJ0m0Tq2S6bqz4c9n1e8kq0wq3b8p5dX7uYv2aR1sM&code_challenge_method=S256&code_challenge=Vx0vq2m3l4n5o6p7q8r9s0t1u2v3w4x5y6z7A8B9C0D&scope=identify';
+const redirect = (description: string) => ({ 302: { description, type: 'null' } });
+
+export function discordRoutes(app: FastifyInstance, discord: DiscordService) {
+  app.get(
+    '/api/auth/discord/status',
+    {
+      schema: {
+        summary: 'Whether the Discord link and login are set up (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET); the pages ask it',
+        tags,
+        response: {
+          200: envelopeSchema(
+            { type: 'object', required: ['enabled'], properties: { enabled: { type: 'boolean' } } },
+            ok({ enabled: true }),
+          ),
+        },
+      },
+    },
+    async () => ok({ enabled: discord.enabled }),
+  );
+
+  app.post(
+    '/api/home/discord',
+    {
+      config: { access: 'player' },
+      schema: {
+        summary: "Begin linking a Discord account: url is Discord's consent page (its state is single use, for 10 minutes)",
+        tags: ['home', ...tags],
+        response: { 200: envelopeSchema(undefined, ok({}, LINK_BEGUN, EXAMPLE_AUTHORIZE)), ...errorResponses(404, 429) },
+      },
+    },
+    async (request) => ok({}, LINK_BEGUN, await discord.startLink(callerOf(request), request.ip)),
+  );
+
+  app.delete(
+    '/api/home/discord',
+    {
+      config: { access: 'player' },
+      schema: {
+        summary: "Unlink the caller's Discord account (also when the Discord login is not set up)",
+        tags: ['home', ...tags],
+        response: { 200: envelopeSchema(undefined, ok({}, UNLINKED)), ...errorResponses(404) },
+      },
+    },
+    async (request) => {
+      await discord.unlink(callerOf(request));
+      return ok({}, UNLINKED);
+    },
+  );
+
+  app.get(
+    '/api/auth/discord',
+    {
+      schema: {
+        summary: "Log in with Discord: redirects the browser to Discord's consent page",
+        tags: ['auth', ...tags],
+        response: { ...redirect("To Discord's consent page"), ...errorResponses(404, 429) },
+      },
+    },
+    async (request, reply) => reply.redirect(await discord.startLogin(request.ip), 302),
+  );
+
+  app.get<{ Querystring: CallbackQuery }>(
+    '/api/auth/discord/callback',
+    {
+      schema: {
+        summary:
+          'Where Discord sends the browser back (the redirect URI to register with Discord). A link ends on /home; a login ' +
+          'of a linked Discord account on /discord?code= (the page exchanges the one-time code), of an unlinked one on ' +
+          '/login?discord=not-linked; anything refused or tampered with on /discord?problem=, and changes nothing',
+        tags: ['auth', ...tags],
+        // Not checked here: Discord adds parameters of its own, and every value is checked by the service, which
+        // answers a bad one with a page that says so rather than a JSON error the browser would show raw.
+        querystring: { type: 'object', properties: { code: {}, state: {}, error: {} } },
+        response: redirect('To the page of the web app that says how it ended'),
+      },
+    },
+    async (request, reply) => reply.redirect(await discord.callback(request.query), 302),
+  );
+
+  app.post<{ Body: { code: string; totp?: string } }>(
+    '/api/auth/discord/exchange',
+    {
+      schema: {
+        summary:
+          "Exchange a Discord login's one-time code (from /discord?code=) for a token: once, within 2 minutes, with the " +
+          'rules of a password login (banned, unconfirmed mail, two-factor: 401 with data.totp_required, which leaves the code usable)',
+        tags: ['auth', ...tags],
+        body: {
+          type: 'object',
+          required: ['code'],
+          additionalProperties: false,
+          properties: { code: text, totp: text },
+          examples: [{ code: 'p9Qm3Zx0Lr7Tb2Wc5Yd8Ve1Nf4Ga6Hk9Js3Ku0Lw2Mx', totp: '123456' }],
+        },
+        response: {
+          200: envelopeSchema(
+            { type: 'object', properties: { jwt: text } },
+            ok(
+              { jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjcsInNJZCI6MTIsImlhdCI6MTc2NzIyNTYwMCwiZXhwIjoxNzY3MzEyMDAwfQ.c2lnbmF0dXJl' },
+              LOGGED_IN,
+              `${BASE}/home`,
+            ),
+          ),
+          ...errorResponses(401, 403, 429),
+        },
+      },
+    },
+    async (request) => {
+      const { jwt, url } = await discord.exchange(request.body.code, request.body.totp, request.ip);
+      return ok({ jwt }, LOGGED_IN, url);
+    },
+  );
+}
