@@ -5,7 +5,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
+import { Secret, TOTP } from 'otpauth';
 import { buildApp } from '../app.ts';
+import { openDatabase } from '../database/connect.ts';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test/support/databases.ts';
 import { testSettings } from '../../test/support/service.ts';
 
@@ -74,6 +76,44 @@ describeEachDatabase('operator CLI', (kind) => {
     const lastOwner = await cli('set-perms', 'Operator', '0');
     assert.equal(lastOwner.code, 1);
     assert.match(lastOwner.err, /last owner/);
+  });
+
+  it("turns off anyone's two-factor login, an owner's too (nobody is above an owner); audited as cli, the player mailed", async () => {
+    const app = await buildApp(testSettings({ database: database.settings, jwtSecret: env.JWT_SECRET! }), { logger: false });
+    const post = async (url: string, payload: object, token?: string) =>
+      app.inject({ method: 'POST', url, payload, headers: token ? { authorization: `Bearer ${token}` } : {} });
+    try {
+      const token = (await post('/api/auth/login', { username: 'Operator', password: 'operator password' })).json().data.jwt;
+      const { secret } = (await post('/api/home/2fa', {}, token)).json().data;
+      const code = TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: Date.now() });
+      assert.equal((await post('/api/home/2fa/confirm', { code }, token)).statusCode, 200);
+      const asked = await post('/api/auth/login', { username: 'Operator', password: 'operator password' });
+      assert.deepEqual([asked.statusCode, asked.json().data], [401, { totp_required: true }]);
+    } finally {
+      await app.close();
+    }
+    const off = await cli('turn-off-2fa', 'Operator');
+    assert.equal(off.code, 0, off.err);
+    assert.match(off.out, /Two-factor login of Operator is off/);
+    assert.equal(await login('Operator', 'operator password'), 200, 'the password alone logs in again');
+    const again = await cli('turn-off-2fa', 'Operator');
+    assert.equal(again.code, 1);
+    assert.match(again.err, /not on for Operator/);
+    const db = openDatabase(database.settings);
+    try {
+      const audited = await db.selectFrom('audit_log').select(['iss', 'details']).where('action', '=', 'user.2fa_off').execute();
+      assert.deepEqual(audited, [{ iss: 'cli', details: JSON.stringify({ by: 'operator' }) }]);
+      const mail = await db
+        .selectFrom('mail_outbox')
+        .select(['recipient', 'text_body'])
+        .where('subject', '=', 'Two-factor login was turned off')
+        .execute();
+      assert.equal(mail.length, 1);
+      assert.equal(mail[0]!.recipient, 'op@example.org');
+      assert.match(mail[0]!.text_body, /^The site's operator turned off two-factor login/);
+    } finally {
+      await db.destroy();
+    }
   });
 
   it('backs up a SQLite database online while the service runs; refuses on PostgreSQL', async () => {

@@ -10,7 +10,10 @@ import { LEVELS } from '../accounts/standing.ts';
 import { systemClock } from '../clock.ts';
 import { directSqlite, migrateToLatest, openDatabase } from '../database/connect.ts';
 import { ApiError } from '../http/envelope.ts';
+import { MemoryCounterStore, RateLimiter } from '../ratelimit/limiter.ts';
 import { loadSettings, SettingsError } from '../settings.ts';
+import { SecretBox } from '../two-factor/secret-box.ts';
+import { TwoFactorService } from '../two-factor/service.ts';
 import { UserAdmin, type Editor } from './service.ts';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
@@ -22,6 +25,8 @@ Commands:
   reset-password USER [--password PASSWORD]
       without --password a random password is made and printed; every session of USER is revoked
   list-users [--search TEXT] [--limit N] [--offset N]
+  turn-off-2fa USER
+      turns off USER's two-factor login (a lost phone and recovery codes), also an owner's; USER is mailed
   backup FILE
       an online copy of the SQLite database into FILE, consistent while the service keeps running
       (on PostgreSQL use pg_dump; see docs/operations.md)
@@ -87,6 +92,23 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
         print(
           values.password ? `Password of ${detail.Username || user} changed` : `New password of ${detail.Username || user}: ${password}`,
         );
+        return;
+      }
+      case 'turn-off-2fa': {
+        const [user] = positionals;
+        if (!user) throw new UsageError('turn-off-2fa needs USER');
+        const twoFactor = new TwoFactorService({
+          db,
+          clock: systemClock,
+          limiter: new RateLimiter(new MemoryCounterStore(systemClock)),
+          box: new SecretBox(settings.totpKey),
+          issuer: settings.serverName,
+          publicUrl: settings.publicUrl,
+          // The mail waits in the outbox for a running service's worker.
+          mailQueued: () => {},
+        });
+        await twoFactor.turnOffFor({ actor: OPERATOR.actor, level: null }, user);
+        print(`Two-factor login of ${user} is off; a mail telling them is queued`);
         return;
       }
       case 'list-users': {

@@ -50,9 +50,12 @@ export function skinRemovedMessage(username: string, skinName: string, reason: s
   };
 }
 
-/** An admin turned off the player's two-factor login (a lost phone): the player hears of it, in case it was not asked for. */
-export function twoFactorOffMessage(adminName: string, profileLink: string): MailContent {
-  const intro = `An administrator (${adminName}) turned off two-factor login for your account. Your password alone now logs you in.`;
+/**
+ * Someone else turned off the player's two-factor login (a lost phone): the player hears of it, in case it was not
+ * asked for. `who` starts the sentence: "An administrator (Alice)", "The site's operator".
+ */
+export function twoFactorOffMessage(who: string, profileLink: string): MailContent {
+  const intro = `${who} turned off two-factor login for your account. Your password alone now logs you in.`;
   const advice = `If you did not ask for this, change your password and turn two-factor login on again in your profile: ${profileLink}`;
   return {
     subject: 'Two-factor login was turned off',

@@ -2,6 +2,7 @@
 // switch-off for a player below them. The logins themselves ask for the code through accounts/credentials.ts.
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
+import { actorOf } from '../audit/audit.ts';
 import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
 import { PLAYER_UUID } from '../http/shapes/example-story.ts';
 import type { TwoFactorService } from './service.ts';
@@ -128,6 +129,12 @@ export function twoFactorRoutes(app: FastifyInstance, twoFactor: TwoFactorServic
         },
       },
     },
-    async (request) => ok(await twoFactor.turnOffFor(callerOf(request), request.params.identifier), TURNED_OFF_FOR),
+    async (request) => {
+      const caller = callerOf(request);
+      return ok(
+        await twoFactor.turnOffFor({ actor: actorOf(caller.user), level: caller.level }, request.params.identifier),
+        TURNED_OFF_FOR,
+      );
+    },
   );
 }

@@ -15,7 +15,7 @@ import { accountFailureKey, type SecondFactor } from '../accounts/credentials.ts
 import { userByIdentifier } from '../accounts/identifiers.ts';
 import { verifyPassword } from '../accounts/passwords.ts';
 import { effectiveLevel, LEVELS } from '../accounts/standing.ts';
-import { actorOf, recordAudit } from '../audit/audit.ts';
+import { actorOf, recordAudit, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import { isPostgres } from '../database/dialect.ts';
 import type { Database, Executor } from '../database/schema.ts';
@@ -44,6 +44,12 @@ export interface TwoFactorSetup {
   uri: string;
   /** The URI as a QR code: a PNG data URL, made here (no third-party request). */
   qr: string;
+}
+
+/** Who turns off someone else's two-factor login: an admin at their effective level, or the operator (level null). */
+export interface SwitchOffBy {
+  actor: Actor;
+  level: number | null;
 }
 
 export interface TwoFactorDeps {
@@ -184,8 +190,11 @@ export class TwoFactorService implements SecondFactor {
     });
   }
 
-  /** An admin turns it off for a player below their own level (a lost phone without recovery codes); the player is mailed. */
-  async turnOffFor(admin: Caller, identifier: string): Promise<{ id: number }> {
+  /**
+   * An admin turns it off for a player below their own level (a lost phone without recovery codes), or the operator
+   * through the CLI for anyone (`level` null: above every level, so also for an owner); the player is mailed.
+   */
+  async turnOffFor(by: SwitchOffBy, identifier: string): Promise<{ id: number }> {
     const { db, clock } = this.deps;
     const target = await userByIdentifier(db, identifier);
     const grant = await db
@@ -194,13 +203,19 @@ export class TwoFactorService implements SecondFactor {
       .where('user_id', '=', target.id)
       .executeTakeFirst();
     const targetLevel = effectiveLevel(target.perms, grant ?? null, clock.now());
-    if (admin.level < LEVELS.admin || targetLevel >= admin.level) {
+    if (by.level !== null && (by.level < LEVELS.admin || targetLevel >= by.level)) {
       throw forbidden('You can only turn off two-factor login of players below your own level');
     }
     if (!(await this.isOn(target.id))) throw conflict(`Two-factor login is not on for ${target.username ?? target.mail}`);
     await this.remove(target.id, async (trx, now) => {
-      await recordAudit(trx, now, { actor: actorOf(admin.user), action: 'user.2fa_off', target: target.id, details: { by: 'admin' } });
-      await queueMail(trx, now, target.mail, twoFactorOffMessage(admin.user.username ?? 'an administrator', `${this.deps.publicUrl}/home`));
+      await recordAudit(trx, now, {
+        actor: by.actor,
+        action: 'user.2fa_off',
+        target: target.id,
+        details: { by: by.level === null ? 'operator' : 'admin' },
+      });
+      const who = by.level === null ? "The site's operator" : `An administrator (${by.actor.name})`;
+      await queueMail(trx, now, target.mail, twoFactorOffMessage(who, `${this.deps.publicUrl}/home`));
     });
     this.deps.mailQueued();
     return { id: target.id };
