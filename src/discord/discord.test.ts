@@ -354,6 +354,26 @@ describeEachDatabase('Discord link and login', (kind) => {
     assert.equal(madeUp.status, 401);
   });
 
+  it('limits how many Discord logins one address begins (each writes a row for 10 minutes)', async () => {
+    const ip = randomAddress();
+    const rows = async () =>
+      Number(
+        (
+          await service.db
+            .selectFrom('discord_states')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    for (let begun = 0; begun < 30; begun += 1) assert.equal((await service.call('GET', '/api/auth/discord', { ip })).status, 302);
+    const before = await rows();
+    const refused = await service.call('GET', '/api/auth/discord', { ip });
+    assert.equal(refused.status, 429);
+    assert.ok(Number(refused.headers['retry-after']) > 0);
+    assert.equal(await rows(), before, 'nothing written');
+    assert.equal((await service.call('GET', '/api/auth/discord', { ip: randomAddress() })).status, 302, 'another address still may');
+  });
+
   it('says it is set up, and only players may begin a link', async () => {
     assert.deepEqual((await service.call('GET', '/api/auth/discord/status')).body.data, { enabled: true });
     assert.equal((await service.call('POST', '/api/home/discord')).status, 401);
