@@ -7,7 +7,7 @@ import { after, before, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { accessibilityProblems } from '../../test/support/accessibility.ts';
-import { browserMissing, DESKTOP, servePagesToBrowser, watchPage } from '../../test/support/browser.ts';
+import { browserMissing, DESKTOP, screenshot, servePagesToBrowser, watchPage } from '../../test/support/browser.ts';
 import { ManualClock } from '../../test/support/clock.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import type { TestService } from '../../test/support/service.ts';
@@ -69,6 +69,7 @@ describeEachDatabase('two-factor login in a browser', (kind) => {
     assert.equal(await codeField.getAttribute('autocomplete'), 'one-time-code');
     assert.equal(await codeField.getAttribute('inputmode'), 'numeric');
     await accessible(page, 'the setup');
+    await screenshot(page, 'web-two-factor-setup', section);
 
     await codeField.fill(codeOf(secret) === '000000' ? '111111' : '000000');
     await section.getByRole('button', { name: 'Turn on', exact: true }).click();
@@ -89,6 +90,7 @@ describeEachDatabase('two-factor login in a browser', (kind) => {
       'all of them to copy',
     );
     await accessible(page, 'the recovery codes');
+    await screenshot(page, 'web-two-factor-recovery-codes', section);
     await section.getByRole('button', { name: 'I have kept them' }).click();
     await section.getByText(/On\./).waitFor();
     assert.equal(await section.getByRole('list', { name: 'Recovery codes' }).count(), 0, 'shown once');
@@ -104,6 +106,7 @@ describeEachDatabase('two-factor login in a browser', (kind) => {
     assert.equal(await totp.getAttribute('inputmode'), 'numeric');
     assert.match(await step.innerText(), /A recovery code works too/);
     await accessible(page, 'the second step');
+    await screenshot(page, 'web-login-second-step');
     await totp.fill(codeOf(secret) === '000000' ? '111111' : '000000');
     await step.getByRole('button', { name: 'Log in' }).click();
     await step.getByText('This code is wrong or was already used').waitFor();
