@@ -181,17 +181,16 @@ describeEachDatabase('web pages in a browser', (kind) => {
     const owner = await openPage(DESKTOP);
     await logIn(owner, OWNER.username, OWNER.password);
     await owner.getByRole('link', { name: 'Admin' }).click();
+    await owner.getByRole('link', { name: 'Users' }).click();
     await owner.getByLabel('Search by username or mail').fill(username);
-    const row = owner.getByRole('row', { name: new RegExp(username) });
-    await row.waitFor();
-    const playerId = (await row.locator('td').first().innerText()).trim();
+    await owner.getByRole('row', { name: new RegExp(username) }).waitFor();
     await owner.getByRole('link', { name: 'Capes' }).click();
     await owner.getByLabel('Cape name').fill('Founders');
-    await owner.getByLabel('Owners (user ids, comma-separated)').fill(playerId);
+    await owner.getByLabel('Owners').fill(username);
     await owner.getByLabel('Cape PNG').setInputFiles(`${FIXTURES}/capes/cape.png`);
     await owner.getByRole('button', { name: 'Upload cape' }).click();
     await owner.getByText('Cape uploaded').waitFor();
-    await owner.getByText(`owners: ${playerId}`).waitFor();
+    await owner.getByRole('listitem', { name: 'Cape Founders' }).getByRole('link', { name: username }).waitFor();
     await screenshot(owner, `${kind}-3-admin-capes`);
 
     // The player sees the cape, wears it, and the viewer shows it from behind.
@@ -322,18 +321,19 @@ describeEachDatabase('web pages in a browser', (kind) => {
     const local = new Date(inAWeek.getTime() - inAWeek.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
     await editor.getByLabel('Expires (empty: never)').fill(local);
     await editor.getByRole('button', { name: 'Grant role' }).click();
-    await editor.getByText('Role granted until').waitFor();
-    await editor.getByText('Effective level 1 (moderator)').waitFor();
+    await editor.getByText('Role moderator granted until').waitFor();
+    await editor.getByText('Acts as moderator').waitFor();
     // The stored level stays 0: saving the form must not write the granted level into it.
     assert.equal(await editor.getByLabel('Permission level (without role grants)').inputValue(), '0');
     await editor.getByRole('button', { name: 'Save user' }).click();
     await editor.getByText('Nothing changed').waitFor();
     await screenshot(owner, `${kind}-5-admin-user-editor`);
 
+    await owner.getByRole('button', { name: 'Close' }).click();
     await owner.getByRole('link', { name: 'Audit log' }).click();
-    await owner.getByLabel('Action').fill('role.grant');
+    await owner.getByLabel('What happened').selectOption({ label: 'role granted' });
     await owner.getByRole('button', { name: 'Filter' }).click();
-    await owner.getByRole('cell', { name: 'role.grant' }).first().waitFor();
+    await owner.getByRole('cell', { name: 'role granted' }).first().waitFor();
     const detail = await service.call('GET', `/api/admin/user/${helper.username}`, { token: await service.ownerToken() });
     assert.equal(detail.body.data.PermLvl, 1, 'the granted level counts');
 
@@ -347,6 +347,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
     await moderator.getByText('Moderators can read users; admins edit them.').waitFor();
     assert.equal(await moderator.getByRole('button', { name: 'Save user' }).count(), 0);
     assert.equal(await moderator.getByRole('link', { name: 'Mail everyone' }).count(), 0);
+    await moderator.getByRole('button', { name: 'Close' }).click();
     await moderator.getByRole('link', { name: 'Capes' }).click();
     assert.equal(await moderator.getByRole('button', { name: 'Upload cape' }).count(), 0);
     await screenshot(moderator, `${kind}-6-admin-moderator-phone`);

@@ -14,6 +14,7 @@ import { MailSection } from './mail.tsx';
 import { RegistrationSection } from './registration.tsx';
 import { SkinsSection } from './skins.tsx';
 import { UsersSection } from './users.tsx';
+import './admin.css';
 
 const TABS = [
   { id: 'dashboard', label: 'Dashboard', level: LEVELS.moderator },

@@ -1,47 +1,187 @@
-// Skins: every player's skins; admins rename them and switch their model.
+// Skins: every player's skins with their owner by name; admins rename them, switch their arm model and delete one as
+// moderation (the owner is mailed the reason), each in the page.
+import { useState } from 'preact/hooks';
 import { api, LEVELS, textureUrls, type SkinRecord } from '../../api.ts';
-import { askNewName, Notice, useAction } from '../../components.tsx';
+import { Notice, useAction } from '../../components.tsx';
 import { usePagedList } from '../../table.tsx';
+import { plainMessage, UserLink } from './names.tsx';
 
 export function SkinsSection(props: { level: number }) {
   const list = usePagedList<SkinRecord>('/api/admin/skins', {});
-  const action = useAction();
-  const edit = (skin: SkinRecord, changes: Record<string, unknown>) =>
-    action.run(async () => {
-      await api.patch(`/api/admin/skin/${skin.uuid}`, changes);
-      list.reload();
-      return 'Saved';
-    });
-  const canEdit = props.level >= LEVELS.admin;
   return (
-    <section>
-      {list.error && <Notice kind="error">{list.error}</Notice>}
+    <section aria-labelledby="skins-heading">
+      <h2 id="skins-heading">Skins</h2>
+      {list.error && <Notice kind="error">{plainMessage(list.error)}</Notice>}
+      {list.rows?.length === 0 && <p class="muted">No skins yet.</p>}
+      <SkinList level={props.level} skins={list.rows ?? []} onChanged={list.reload} showOwner />
+      {list.pager}
+    </section>
+  );
+}
+
+/** Skins as a list with the admin's actions; shared by the Skins section and the user editor. */
+export function SkinList(props: { level: number; skins: SkinRecord[]; onChanged: () => void; showOwner?: boolean }) {
+  const action = useAction();
+  const [renaming, setRenaming] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<string | null>(null);
+  const canEdit = props.level >= LEVELS.admin;
+  const run = (work: () => Promise<string>) =>
+    action.run(async () => {
+      try {
+        return await work();
+      } catch (error) {
+        throw new Error(plainMessage(error));
+      } finally {
+        props.onChanged();
+      }
+    });
+  return (
+    <>
       {action.outcome}
-      <ul class="items">
-        {list.rows?.map((skin) => (
-          <li key={skin.uuid}>
+      <ul class="items admin-skins">
+        {props.skins.map((skin) => (
+          <li key={skin.uuid} aria-label={`Skin ${skin.name}`}>
             <img src={textureUrls.head(skin.uuid)} alt="" width={48} height={48} />
             <div class="grow">
               <strong>{skin.name}</strong>
               <small>
-                owner {skin.owner} · {skin.slim ? 'slim' : 'classic'}
+                {props.showOwner && (
+                  <>
+                    of <UserLink id={skin.owner} name={skin.owner_name ?? ''} /> ·{' '}
+                  </>
+                )}
+                {skin.slim ? 'slim arms' : 'classic arms'}
                 {skin.hd ? ' · HD' : ''}
+                {skin.selected ? ' · worn' : ''}
               </small>
+              {renaming === skin.uuid && (
+                <RenameForm
+                  skin={skin}
+                  onCancel={() => setRenaming(null)}
+                  onRename={(name) => {
+                    setRenaming(null);
+                    void run(async () => {
+                      await api.patch(`/api/admin/skin/${skin.uuid}`, { name });
+                      return `The skin is now called “${name}”.`;
+                    });
+                  }}
+                />
+              )}
+              {deleting === skin.uuid && (
+                <ModerationDelete
+                  skin={skin}
+                  onCancel={() => setDeleting(null)}
+                  onDelete={(reason) => {
+                    setDeleting(null);
+                    void run(async () => {
+                      await api.delete(`/api/admin/skin/${skin.uuid}`, { reason });
+                      return `The skin “${skin.name}” is deleted; its owner gets a mail${reason ? ' with your reason' : ''}.`;
+                    });
+                  }}
+                />
+              )}
             </div>
             {canEdit && (
-              <>
-                <button type="button" class="secondary" onClick={() => void edit(skin, { slim: !skin.slim })}>
+              <div class="actions">
+                <button
+                  type="button"
+                  class="secondary small"
+                  disabled={action.busy}
+                  aria-label={`Make ${skin.slim ? 'classic' : 'slim'}: ${skin.name}`}
+                  onClick={() =>
+                    void run(async () => {
+                      await api.patch(`/api/admin/skin/${skin.uuid}`, { slim: !skin.slim });
+                      return `“${skin.name}” now has ${skin.slim ? 'classic' : 'slim'} arms.`;
+                    })
+                  }
+                >
                   Make {skin.slim ? 'classic' : 'slim'}
                 </button>
-                <button type="button" class="secondary" onClick={() => askNewName(skin.name, (name) => void edit(skin, { name }))}>
+                <button type="button" class="secondary small" aria-label={`Rename ${skin.name}`} onClick={() => setRenaming(skin.uuid)}>
                   Rename
                 </button>
-              </>
+                <button type="button" class="danger small" aria-label={`Delete ${skin.name}`} onClick={() => setDeleting(skin.uuid)}>
+                  Delete
+                </button>
+              </div>
             )}
           </li>
         ))}
       </ul>
-      {list.pager}
-    </section>
+    </>
+  );
+}
+
+function RenameForm(props: { skin: SkinRecord; onRename: (name: string) => void; onCancel: () => void }) {
+  const [name, setName] = useState(props.skin.name);
+  const id = `rename-${props.skin.uuid}`;
+  return (
+    <form
+      class="rename"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (name.trim()) props.onRename(name.trim());
+      }}
+      onKeyDown={(event) => event.key === 'Escape' && props.onCancel()}
+    >
+      <label for={id}>New name</label>
+      <input id={id} value={name} maxLength={64} required autoFocus onInput={(event) => setName(event.currentTarget.value)} />
+      <button type="submit" class="small">
+        Save name
+      </button>
+      <button type="button" class="secondary small" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </form>
+  );
+}
+
+/** The moderation delete asked in the page, with an optional reason the owner reads in their mail. */
+function ModerationDelete(props: { skin: SkinRecord; onDelete: (reason: string) => void; onCancel: () => void }) {
+  const [reason, setReason] = useState('');
+  const id = `reason-${props.skin.uuid}`;
+  const tooLong = reason.trim().length > 500;
+  return (
+    <form
+      class="card confirmation danger"
+      role="alertdialog"
+      aria-label={`Delete the skin ${props.skin.name}`}
+      aria-describedby={`${id}-question`}
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!tooLong) props.onDelete(reason.trim());
+      }}
+      onKeyDown={(event) => event.key === 'Escape' && props.onCancel()}
+    >
+      <p id={`${id}-question`}>
+        Delete the skin “{props.skin.name}”{props.skin.owner_name ? ` of ${props.skin.owner_name}` : ''}? They can no longer wear it, and it
+        cannot be undone. They get a mail saying so.
+      </p>
+      <div class="field">
+        <label for={id}>Reason for the owner (optional)</label>
+        <textarea
+          id={id}
+          rows={2}
+          value={reason}
+          autoFocus
+          aria-invalid={tooLong ? true : undefined}
+          aria-describedby={tooLong ? `${id}-error` : undefined}
+          onInput={(event) => setReason(event.currentTarget.value)}
+        />
+        {tooLong && (
+          <small id={`${id}-error`} class="field-error">
+            Shorten the reason to 500 characters or fewer.
+          </small>
+        )}
+      </div>
+      <div class="actions">
+        <button type="submit" class="danger">
+          Delete the skin
+        </button>
+        <button type="button" class="secondary" onClick={props.onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
   );
 }

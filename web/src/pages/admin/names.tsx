@@ -1,0 +1,130 @@
+// Players by name in the console: links to a player's editor, a username field with suggestions, and the lookup of a
+// typed name (exact: GET /api/admin/user/{name}), plus the console's error texts in an admin's words.
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, type UserDetail, type UserRecord } from '../../api.ts';
+import { messageOf } from '../../components.tsx';
+import { Link } from '../../router.tsx';
+
+/** Where the console shows one player: the Users section with their editor open. */
+export const userPath = (id: number) => `/admin?tab=users&user=${id}`;
+
+/** A player's name linking to their editor; a deleted account (no name) shows as such. */
+export function UserLink(props: { id: number; name: string }) {
+  if (!props.name) return <span class="muted">deleted player</span>;
+  return <Link href={userPath(props.id)}>{props.name}</Link>;
+}
+
+let nextListId = 0;
+
+/**
+ * A labelled text field for a username with suggestions (a datalist of up to ten names containing what is typed,
+ * from GET /api/admin/users?search=). Controlled: `value` and `onInput`.
+ */
+export function UsernameField(props: {
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  name?: string;
+  required?: boolean;
+  error?: string | null;
+  hint?: string;
+  /** Several names separated by commas: suggestions complete the last one. */
+  several?: boolean;
+}) {
+  const [id] = useState(() => `username-${(nextListId += 1)}`);
+  const [suggestions, setSuggestions] = useState<string[]>([]);
+  const cut = props.several ? props.value.lastIndexOf(',') + 1 : 0;
+  const before = props.value.slice(0, cut).trim();
+  const typed = props.value.slice(cut).trim();
+  useEffect(() => {
+    if (typed === '') return setSuggestions([]);
+    let current = true;
+    const timer = setTimeout(() => {
+      api.get<UserRecord[]>('/api/admin/users', { search: typed, limit: 10 }).then(
+        (reply) => current && setSuggestions(reply.data.map((user) => user.username).filter(Boolean)),
+        () => current && setSuggestions([]),
+      );
+    }, 150);
+    return () => {
+      current = false;
+      clearTimeout(timer);
+    };
+  }, [typed]);
+  const described = [props.error && `${id}-error`, props.hint && `${id}-hint`].filter(Boolean).join(' ');
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <input
+        id={id}
+        name={props.name}
+        list={`${id}-names`}
+        autocomplete="off"
+        value={props.value}
+        required={props.required}
+        aria-invalid={props.error ? true : undefined}
+        aria-describedby={described || undefined}
+        onInput={(event) => props.onInput(event.currentTarget.value)}
+      />
+      <datalist id={`${id}-names`}>
+        {suggestions.map((name) => (
+          <option key={name} value={before ? `${before} ${name}` : name} />
+        ))}
+      </datalist>
+      {props.hint && <small id={`${id}-hint`}>{props.hint}</small>}
+      {props.error && (
+        <small id={`${id}-error`} class="field-error">
+          {props.error}
+        </small>
+      )}
+    </div>
+  );
+}
+
+/** The player called exactly `name` (any case), with their id; an error in an admin's words when there is none. */
+export async function playerNamed(name: string): Promise<UserDetail & { Id: number }> {
+  const wanted = name.trim();
+  if (!wanted) throw new Error('Type a player name.');
+  try {
+    const detail = (await api.get<UserDetail>(`/api/admin/user/${encodeURIComponent(wanted)}`)).data;
+    return { ...detail, Id: detail.Id ?? 0 };
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 400))
+      throw new Error(`There is no player called “${wanted}”. Check the spelling or pick a name from the suggestions.`);
+    throw error;
+  }
+}
+
+/** The API's refusals the console can meet, said the way an admin would, with what to do; others as the API says them. */
+const PLAIN: [RegExp, (match: RegExpMatchArray) => string][] = [
+  [/^No user (.+)$/, (match) => `There is no player called “${match[1]}”. Check the spelling or pick a name from the suggestions.`],
+  [/^No (skin|cape) /, (match) => `This ${match[1]} is gone already: someone deleted it. The list is up to date again.`],
+  [/larger than the limit/, () => 'The picture is too large. Choose a smaller PNG file.'],
+  [/field "cape" is required/, () => 'Choose a PNG file for the cape.'],
+  [/not a PNG|not a valid PNG|file is empty/, () => 'This file is not a PNG picture. Choose the cape as a PNG file.'],
+  [/expired_at must lie in the future/, () => 'Choose an end in the future, or leave it empty for a role without end.'],
+  [/at or above your own level/, () => 'You cannot do this to a player whose level is equal to or above yours.'],
+  [/^The last owner cannot be demoted or banned$/, () => 'This is the last owner: make someone else an owner first.'],
+  [/has no role grant/, () => 'This player has no role any more. The list is up to date again.'],
+  [/^Keep the reason under/, () => 'Shorten the reason to 500 characters or fewer.'],
+  [/^username must be/, () => 'A player name has 3 to 16 characters: letters A-Z, digits and _. Choose another.'],
+  [/^password must be at least (\d+)/, (match) => `The new password is too short: use at least ${match[1]} characters.`],
+  [/^password must be at most (\d+)/, (match) => `The new password is too long: use at most ${match[1]} characters.`],
+  [/^mail must be a valid mail address/, () => 'Type a mail address such as name@example.org.'],
+  [/^Another account has this username or mail address$/, () => 'Another account has this name or mail address already: choose another.'],
+  [/^cape name must be/, () => 'Give the cape a name of 1 to 64 characters.'],
+];
+
+/** Which of a form's fields an API refusal is about (its message starts with the field's name), if any. */
+export function fieldOf(error: unknown, names: readonly string[]): string | null {
+  if (!(error instanceof ApiError)) return null;
+  return names.find((name) => error.message.startsWith(`${name} `)) ?? null;
+}
+
+export function plainMessage(error: unknown): string {
+  const text = messageOf(error);
+  for (const [pattern, say] of PLAIN) {
+    const match = text.match(pattern);
+    if (match) return say(match);
+  }
+  return text;
+}
