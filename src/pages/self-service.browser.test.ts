@@ -110,7 +110,7 @@ describeEachDatabase('self-service pages in a browser', (kind) => {
     await page.getByLabel('Username or mail').fill(player.username);
     await page.getByLabel('Password').fill(player.password);
     await page.getByRole('button', { name: 'Log in' }).click();
-    await page.getByRole('alert').getByText('Wrong username or password').waitFor();
+    await page.getByRole('alert').getByText('Wrong username, mail or password: check them and try again').waitFor();
     assert.equal(page.url(), `${origin}/login`);
   });
 

@@ -273,12 +273,6 @@ export function InlineRename(props: { name: string; what: string; rename: (name:
   );
 }
 
-/** Asks for a skin's new name; calls `rename` with it unless the user cancels or leaves it empty. */
-export function askNewName(current: string, rename: (name: string) => void) {
-  const name = prompt('New name for this skin', current)?.trim();
-  if (name) rename(name);
-}
-
 /**
  * Asks in the page before an action that is hard to undo, unlike window.confirm: the question stays readable beside
  * what it is about, and it looks the same in every browser. The confirm button takes the focus; Escape cancels.
@@ -336,6 +330,11 @@ const PLAYER_WORDS: [RegExp, string | ((...groups: string[]) => string)][] = [
   [/^selected_cape must be/, 'That cape is not yours any more: reload the page.'],
   [/^The file in "\w+" is larger than the limit of (.+)$/, (limit) => `The file is too large: it can be at most ${limit}.`],
   [/^The body or upload is larger than the limit$/, 'The file is too large: choose a smaller one.'],
+  [/^Wrong username or password$/, 'Wrong username, mail or password: check them and try again, or reset the password.'],
+  [
+    /^The code is wrong, expired or already used$/,
+    'This code is wrong, expired or already used: open the link in the newest mail, or ask for a new code.',
+  ],
   [/^Token expired|^Invalid token|^Missing token/, 'Your login has ended: log in again.'],
   [/^This token was revoked/, 'You were logged out (from another device, or your password changed): log in again.'],
 ];
