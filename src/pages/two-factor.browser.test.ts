@@ -1,7 +1,8 @@
 // Two-factor login in a real browser (Debian's Chromium), on SQLite and PostgreSQL: a player turns it on from the
 // profile (reading the secret from the page, as they would type it into an app), keeps the recovery codes, logs
-// out, and logs in again through the second step, with a code and with a recovery code. Codes are made
-// by the test with otpauth at the test's clock, which the service reads too. Each page visited is axe-clean.
+// out, and logs in again through the second step, with a code and with a recovery code; an admin turns it off for
+// them in the user editor. Codes are made by the test with otpauth at the test's clock, which the service reads too.
+// Each page visited is axe-clean.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
@@ -125,5 +126,27 @@ describeEachDatabase('two-factor login in a browser', (kind) => {
     await recovery.fill(recoveryCodes[0]!);
     await step.getByRole('button', { name: 'Log in' }).click();
     await page.waitForURL(`${origin}/home`);
+
+    // Turned off by an admin in the user editor, after a confirmation in the page.
+    const admin = await openPage();
+    await admin.goto(`${origin}/login`);
+    await admin.getByLabel('Username or mail').fill('Owner');
+    await admin.getByLabel('Password').fill('owner password');
+    await admin.getByRole('button', { name: 'Log in' }).click();
+    await admin.waitForURL(`${origin}/home`);
+    const id = (await service.db.selectFrom('users').select('id').where('username', '=', player.username).executeTakeFirstOrThrow()).id;
+    await admin.goto(`${origin}/admin?tab=users&user=${id}`);
+    const group = admin.getByRole('group', { name: 'Two-factor login' });
+    await group.getByRole('button', { name: 'Turn off two-factor login' }).waitFor();
+    await accessible(admin, 'the user editor');
+    await group.getByRole('button', { name: 'Turn off two-factor login' }).click();
+    await group.getByRole('alertdialog').getByRole('button', { name: 'Turn off two-factor login' }).click();
+    await group.getByText(/Two-factor login is off for/).waitFor();
+    await accessible(admin, 'the user editor after the switch-off');
+    assert.match(await group.innerText(), /Off\./);
+    assert.equal(
+      (await service.call('POST', '/api/auth/login', { body: { username: player.username, password: player.password } })).status,
+      200,
+    );
   });
 });
