@@ -129,11 +129,17 @@ describeEachDatabase('admin console in a browser', (kind) => {
     it(`${device}: deletes a skin as moderation and the owner gets the reason by mail`, { skip: skipReason ?? false }, async () => {
       const player = await service.registerPlayer();
       const skinName = `Rude ${device}`;
-      const skin = (await service.upload('/api/home/skins', player.token, { name: skinName }, skinFile('classic'))).body.data;
+      const skin = (await service.upload('/api/home/skins', player.token, { name: `${skinName} old` }, skinFile('classic'))).body.data;
       const page = await openConsole(viewport, '/admin?tab=skins');
       // The newest skins are on the last page.
       const total = (await service.call('GET', '/api/admin/skins?limit=1', { token: ownerToken })).headers['x-total-count'];
       for (let shown = 20; shown < Number(total); shown += 20) await page.getByRole('button', { name: 'Next' }).click();
+      const oldItem = page.getByRole('listitem', { name: `Skin ${skinName} old` });
+      // Renamed in the page first (no browser prompt), then deleted.
+      await oldItem.getByRole('button', { name: `Rename ${skinName} old` }).click();
+      await oldItem.getByLabel('New name').fill(skinName);
+      await oldItem.getByRole('button', { name: 'Save name' }).click();
+      await page.getByText(`The skin is now called “${skinName}”.`).waitFor();
       const item = page.getByRole('listitem', { name: `Skin ${skinName}` });
       await item.getByRole('link', { name: player.username }).waitFor();
       await item.getByRole('button', { name: `Delete ${skinName}` }).click();
@@ -154,6 +160,11 @@ describeEachDatabase('admin console in a browser', (kind) => {
       const page = await openConsole(viewport, `/admin?tab=users&user=${await idOf(player.username)}`);
       const editor = editorOf(page, player.username);
       await editor.getByRole('button', { name: 'Ban', exact: true }).click();
+      // Escape cancels the question and leaves the editor open.
+      await page.keyboard.press('Escape');
+      await editor.getByRole('alertdialog').waitFor({ state: 'detached' });
+      assert.equal(await editor.count(), 1);
+      await editor.getByRole('button', { name: 'Ban', exact: true }).click();
       await editor.getByRole('button', { name: `Ban ${player.username}` }).click();
       await editor.getByText(`${player.username} is banned and logged out everywhere.`).waitFor();
       await editor.getByText('Banned.', { exact: true }).waitFor();
@@ -168,6 +179,11 @@ describeEachDatabase('admin console in a browser', (kind) => {
       assert.equal((await login()).status, 200);
       const detail = await service.call('GET', `/api/admin/user/${player.username}`, { token: ownerToken });
       assert.deepEqual([detail.body.data.Perms, detail.body.data.PermLvl], [0, 0]);
+      // Escape elsewhere in the editor closes it, back to the list.
+      await editor.getByLabel('Mail address', { exact: true }).focus();
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      assert.match(page.url(), /\/admin\?tab=users$/);
     });
 
     it(`${device}: grants a temporary role, marks it in the list, and revokes it`, { skip: skipReason ?? false }, async () => {

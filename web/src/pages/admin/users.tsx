@@ -82,6 +82,13 @@ function EditorDialog(props: { onClose: () => void; children: preact.ComponentCh
         event.preventDefault();
         props.onClose();
       }}
+      // Escape inside a question in the dialog (a confirmation, the rename field) cancels only that question, which
+      // handles the key itself; elsewhere it closes the dialog.
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        event.preventDefault();
+        if (!(event.target as Element).closest('[role=alertdialog], form.rename')) props.onClose();
+      }}
     >
       <button type="button" class="secondary small close" onClick={props.onClose}>
         Close
