@@ -165,4 +165,31 @@ describeEachDatabase('Discord pages in a browser', (kind) => {
       await page.waitForURL(`${origin}/login`);
     },
   );
+
+  it("shows a player's Discord account in the admin console, where an admin unlinks it", { skip: skipReason ?? false }, async () => {
+    const player = await service.registerPlayer();
+    const discord = discordUser({ username: 'redstonerider' });
+    standIn.signIn(discord);
+    const begun = await service.call('POST', '/api/home/discord', { token: player.token });
+    // The player's browser at Discord and back (the pages part is the test above).
+    const back = await fetch(begun.body.url, { redirect: 'manual' });
+    const callback = new URL(back.headers.get('location')!);
+    assert.equal((await service.call('GET', callback.pathname + callback.search)).headers.location, `${origin}/home`);
+
+    const { page } = await openPage();
+    await page.goto(`${origin}/login`);
+    await page.evaluate((value) => localStorage.setItem('skinservice.token', value), await service.ownerToken());
+    await page.goto(`${origin}/admin?tab=users`);
+    const row = page.getByRole('row').filter({ hasText: player.username });
+    await row.getByText('redstonerider').waitFor();
+    await row.getByRole('img', { name: 'Discord avatar of redstonerider' }).waitFor();
+    await row.getByRole('link', { name: player.username }).click();
+    const editor = page.getByRole('dialog').getByRole('group', { name: 'Discord' });
+    await editor.getByText('redstonerider').waitFor();
+    await assertAccessible(page, 'user editor with a Discord account');
+    await editor.getByRole('button', { name: 'Unlink Discord' }).click();
+    await editor.getByRole('alertdialog').getByRole('button', { name: 'Unlink Discord' }).click();
+    await editor.getByText('No Discord account linked.').waitFor();
+    assert.equal((await service.call('GET', '/api/home', { token: player.token })).body.data.Discord_integration, false);
+  });
 });
