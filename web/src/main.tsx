@@ -1,15 +1,60 @@
 // The browser app: one page component per path. The server answers each of these paths with index.html.
 import { render } from 'preact';
-import { Page } from './components.tsx';
-import { AdminPage } from './pages/admin/console.tsx';
+import { useEffect, useState } from 'preact/hooks';
+import { Notice, Page } from './components.tsx';
 import { LoginPage, RegisterConfirmPage, RegisterFinishPage, RegisterPage, ResetConfirmPage, ResetPage } from './pages/auth.tsx';
 import { DiscordPage } from './pages/discord.tsx';
 import { FrontPage } from './pages/front.tsx';
-import { HomePage } from './pages/home.tsx';
 import { Link, useLocation } from './router.tsx';
 import './style.css';
 
-const PAGES: Record<string, () => preact.JSX.Element | null> = {
+type PageComponent = () => preact.JSX.Element | null;
+
+/**
+ * A page whose code is downloaded when it is first opened: the profile and the admin console are most of the app's
+ * code, and a visitor of /login or /register needs neither (the login page's budget, docs/performance.md). Until it
+ * is there, a frame with the page's own title; if the focus was on that heading, the page's heading takes it over.
+ */
+function lazyPage(title: string, load: () => Promise<PageComponent>): PageComponent {
+  let loading: Promise<PageComponent> | null = null;
+  let loaded: PageComponent | null = null;
+  return function LazyPage() {
+    const [component, setComponent] = useState<PageComponent | null>(() => loaded);
+    const [failed, setFailed] = useState(false);
+    useEffect(() => {
+      if (component) return;
+      let current = true;
+      loading ??= load().then((found) => (loaded = found));
+      loading.then(
+        (found) => {
+          if (!current) return;
+          const headingFocused = document.activeElement?.matches('main h1') ?? false;
+          setComponent(() => found);
+          if (headingFocused) setTimeout(() => document.querySelector<HTMLElement>('main h1')?.focus());
+        },
+        () => {
+          loading = null;
+          if (current) setFailed(true);
+        },
+      );
+      return () => void (current = false);
+    }, []);
+    if (component) {
+      const Loaded = component;
+      return <Loaded />;
+    }
+    return (
+      <Page title={title}>
+        {failed ? <Notice kind="error">This page could not be loaded: check the connection and reload the page.</Notice> : <p>Loading…</p>}
+      </Page>
+    );
+  };
+}
+
+const HomePage = lazyPage('Your profile', () => import('./pages/home.tsx').then((module) => module.HomePage));
+const AdminPage = lazyPage('Administration', () => import('./pages/admin/console.tsx').then((module) => module.AdminPage));
+
+const PAGES: Record<string, PageComponent> = {
   '/': FrontPage,
   '/login': LoginPage,
   '/register': RegisterPage,
