@@ -19,6 +19,20 @@ export const AUDIT_ACTIONS: { group: string; actions: Record<string, string> }[]
       'user.take_off': 'took off a skin or cape',
       'user.logout_everywhere': 'logged out everywhere',
       'user.delete': 'deleted the account',
+      'user.2fa_on': 'two-factor login turned on',
+      'user.2fa_off': 'two-factor login turned off',
+      'user.2fa_recovery_used': 'a recovery code used',
+      'discord.link': 'Discord account linked',
+      'discord.unlink': 'Discord account unlinked',
+    },
+  },
+  {
+    group: 'Registration',
+    actions: {
+      'registration.mode': 'who may register changed',
+      'invite.create': 'invitation made',
+      'invite.revoke': 'invitation withdrawn',
+      'invite.use': 'invitation used',
     },
   },
   {
@@ -141,6 +155,24 @@ export function describe(entry: Pick<AuditEntry, 'action' | 'details'>): string 
     case 'mail.broadcast_progress':
     case 'mail.broadcast_queued':
       return `queued ${plural(Number(details.queued ?? 0), 'mail')} of a mail to everyone`;
+    case 'user.2fa_off':
+      return details.by === 'admin' || details.by === 'operator'
+        ? `turned off two-factor login for the player (as ${details.by === 'admin' ? 'an admin' : 'the operator'})`
+        : 'turned off two-factor login';
+    case 'user.2fa_recovery_used':
+      return `logged in with a recovery code (${plural(Number(details.left ?? 0), 'code')} left)`;
+    case 'registration.mode':
+      return `set who may register to ${String(details.mode)}${details.previous ? ` (was ${String(details.previous)})` : ''}${
+        details.source === 'setting' ? ', following the setting again' : ''
+      }`;
+    case 'invite.create':
+      return `made invitation ${String(details.invite)}${details.note ? ` (${quoted(details.note)})` : ''}${
+        details.expires_at ? `, usable until ${when(details.expires_at)}` : ''
+      }`;
+    case 'invite.revoke':
+      return `withdrew invitation ${String(details.invite)}`;
+    case 'invite.use':
+      return `registered with invitation ${String(details.invite)}`;
     case 'mail.failed':
       return `could not deliver a mail to ${String(details.recipient)}`;
     case 'hardware.create':
