@@ -10,6 +10,8 @@ import type { UserRecord } from '../../src/http/shapes/user-record.ts';
 
 export type { AuditEntry, CapeRecord, HardwareRecord, SkinRecord, UserDetail, UserRecord };
 
+import { language, onLanguageChosen, t } from './i18n.ts';
+
 const TOKEN_KEY = 'skinservice.token';
 
 export class ApiError extends Error {
@@ -57,7 +59,8 @@ async function request<T>(
   path: string,
   options: { body?: unknown; form?: FormData; query?: Query } = {},
 ): Promise<Envelope<T>> {
-  const headers: Record<string, string> = {};
+  // The API's `msg` in the page's language (contract section 14).
+  const headers: Record<string, string> = { 'accept-language': language() };
   const token = session.token();
   if (token) headers.authorization = `Bearer ${token}`;
   let body: BodyInit | undefined;
@@ -74,7 +77,7 @@ async function request<T>(
     // Not when the request sent the account's password: its 401 says the password is wrong, the token still works.
     if (response.status === 401 && !sendsPassword(options.body)) session.clear();
     const data = json?.data && typeof json.data === 'object' ? (json.data as Record<string, unknown>) : {};
-    throw new ApiError(response.status, json?.msg ?? `The service answered ${response.status}`, data);
+    throw new ApiError(response.status, json?.msg ?? t('common.serviceAnswered', { status: response.status }), data);
   }
   const total = response.headers.get('x-total-count');
   return {
@@ -110,3 +113,6 @@ export const textureUrls = {
   /** The default player from behind wearing the cape: a cape's thumbnail, the same size as a skin's. */
   capeOnPlayer: (capeUuid: string, size = 48) => `/api/skin/cloak/${capeUuid}?size=${size}&type=player`,
 };
+
+// A language chosen in the picker while logged in is stored on the account (contract section 14).
+onLanguageChosen((chosen) => (session.token() ? api.patch('/api/home', { language: chosen }) : Promise.resolve()));

@@ -2,10 +2,11 @@
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
+import { LanguagePicker, t, useT } from './i18n.ts';
 import { Link } from './router.tsx';
 
-/** Until the service has answered, and if it cannot: SERVER_NAME's own default. */
-const FALLBACK_SITE_NAME = 'Skin service';
+/** Until the service has answered, and if it cannot: SERVER_NAME's own default (in the page's language). */
+const FALLBACK_SITE_NAME = '';
 let siteNameRequest: Promise<string> | null = null;
 let knownSiteName: string | null = null;
 
@@ -25,13 +26,14 @@ export function useSiteName(): string {
     void siteNameRequest.then((found) => current && setName(found));
     return () => void (current = false);
   }, []);
-  return name;
+  return name || t('site.fallbackName');
 }
 
 /** Every page: the header with the site's name (and `nav`, the logged-in links), then the page's title and body. */
 export function Page(props: { title: string; children: ComponentChildren; wide?: boolean; nav?: ComponentChildren }) {
+  useT();
   const siteName = useSiteName();
-  document.title = props.title === siteName ? siteName : `${props.title} · ${siteName}`;
+  document.title = props.title === siteName ? siteName : t('site.title', { page: props.title, site: siteName });
   return (
     <>
       <header class="top">
@@ -40,6 +42,7 @@ export function Page(props: { title: string; children: ComponentChildren; wide?:
         </Link>
         <div class="top-end">
           {props.nav && <nav>{props.nav}</nav>}
+          <LanguagePicker />
           <ThemeSwitch />
         </div>
       </header>
@@ -81,11 +84,11 @@ function ThemeSwitch() {
   };
   return (
     <div class="theme-switch">
-      <label for="theme-switch">Theme</label>
+      <label for="theme-switch">{t('theme.label')}</label>
       <select id="theme-switch" value={theme} onChange={(event) => choose(event.currentTarget.value as Theme)}>
-        <option value="system">As the system</option>
-        <option value="light">Light</option>
-        <option value="dark">Dark</option>
+        <option value="system">{t('theme.system')}</option>
+        <option value="light">{t('theme.light')}</option>
+        <option value="dark">{t('theme.dark')}</option>
       </select>
     </div>
   );
@@ -163,15 +166,15 @@ export function CopyField(props: { label: string; value: string }) {
     // Emptied first, so that copying again announces again.
     setOutcome('');
     const copied = await copyToClipboard(props.value, input.current!);
-    setOutcome(copied ? 'Copied' : 'This browser refused to copy: the text is selected, press Ctrl+C');
+    setOutcome(copied ? t('common.copied') : t('common.copyRefused'));
   };
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
       <div class="copy">
         <input id={id} ref={input} readOnly value={props.value} onFocus={(event) => event.currentTarget.select()} />
-        <button type="button" class="secondary" aria-label={`Copy ${props.label}`} onClick={() => void copy()}>
-          Copy
+        <button type="button" class="secondary" aria-label={t('common.copyLabel', { label: props.label })} onClick={() => void copy()}>
+          {t('common.copy')}
         </button>
       </div>
       <small role="status" aria-live="polite">
@@ -194,7 +197,7 @@ export function Notice(props: { kind: 'error' | 'ok'; children: ComponentChildre
  * name); the focus goes to the field, and back to the button afterwards. `rename` throws the API's error, shown on
  * the field.
  */
-export function InlineRename(props: { name: string; what: string; rename: (name: string) => Promise<void> }) {
+export function InlineRename(props: { name: string; what: 'skin' | 'cape'; rename: (name: string) => Promise<void> }) {
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(props.name);
   const [error, setError] = useState<string | null>(null);
@@ -217,8 +220,14 @@ export function InlineRename(props: { name: string; what: string; rename: (name:
     return (
       <span class="name-line">
         <strong>{props.name}</strong>
-        <button ref={button} type="button" class="secondary small" aria-label={`Rename ${props.name}`} onClick={() => setEditing(true)}>
-          Rename
+        <button
+          ref={button}
+          type="button"
+          class="secondary small"
+          aria-label={t('common.renameLabel', { name: props.name })}
+          onClick={() => setEditing(true)}
+        >
+          {t('common.rename')}
         </button>
       </span>
     );
@@ -228,7 +237,7 @@ export function InlineRename(props: { name: string; what: string; rename: (name:
       onSubmit={(event) => {
         event.preventDefault();
         const name = value.trim();
-        if (!name) return setError(`Give the ${props.what} a name, or press Cancel.`);
+        if (!name) return setError(props.what === 'skin' ? t('rename.emptySkin') : t('rename.emptyCape'));
         if (name === props.name) return cancel();
         setBusy(true);
         props.rename(name).then(
@@ -246,7 +255,7 @@ export function InlineRename(props: { name: string; what: string; rename: (name:
       }}
       onKeyDown={(event) => event.key === 'Escape' && cancel()}
     >
-      <label for={id}>New name for {props.name}</label>
+      <label for={id}>{t('common.newNameFor', { name: props.name })}</label>
       <input
         id={id}
         ref={input}
@@ -263,10 +272,10 @@ export function InlineRename(props: { name: string; what: string; rename: (name:
       )}
       <div class="actions">
         <button type="submit" disabled={busy}>
-          Save
+          {t('common.save')}
         </button>
         <button type="button" class="secondary" onClick={cancel}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </form>
@@ -301,7 +310,7 @@ export function Confirmation(props: {
           {props.confirmLabel}
         </button>
         <button type="button" class="secondary" onClick={props.onCancel}>
-          Cancel
+          {t('common.cancel')}
         </button>
       </div>
     </div>
@@ -312,37 +321,28 @@ export function Confirmation(props: {
  * The API's messages that name a request field or speak of tokens, said as a player would (contract section 1 keeps
  * the API's own words precise for programs; the pages translate). Others are already in plain words.
  */
-const PLAYER_WORDS: [RegExp, string | ((...groups: string[]) => string)][] = [
-  [/^(?:Invalid email or password: )?mail must be a valid mail address/, 'This is not a mail address: type it as name@example.org.'],
-  [/^username must be 3 to 16 characters/, 'A player name has 3 to 16 characters: letters A to Z, digits and _, no spaces.'],
-  [
-    /^(?:password|new password) must be at least (\d+) characters long$/,
-    (count) => `The password is too short: use at least ${count} characters.`,
-  ],
-  [
-    /^(?:password|new password) must be at most (\d+) characters long$/,
-    (count) => `The password is too long: use at most ${count} characters.`,
-  ],
-  [/^current_password is wrong$/, 'Your current password is wrong: type it again.'],
-  [/^password is wrong$/, 'The password is wrong: type it again.'],
-  [/^current_password is required/, 'Type your current password as well.'],
-  [/^selected_skin must be/, 'That skin is not in your wardrobe any more: reload the page.'],
-  [/^selected_cape must be/, 'That cape is not yours any more: reload the page.'],
-  [/^The file in "\w+" is larger than the limit of (.+)$/, (limit) => `The file is too large: it can be at most ${limit}.`],
-  [/^The body or upload is larger than the limit$/, 'The file is too large: choose a smaller one.'],
-  [/^Wrong username or password$/, 'Wrong username, mail or password: check them and try again, or reset the password.'],
-  [
-    /^The code is wrong, expired or already used$/,
-    'This code is wrong, expired or already used: open the link in the newest mail, or ask for a new code.',
-  ],
-  [/^Token expired|^Invalid token|^Missing token/, 'Your login has ended: log in again.'],
-  [/^This token was revoked/, 'You were logged out (from another device, or your password changed): log in again.'],
+const PLAYER_WORDS: [RegExp, (...groups: string[]) => string][] = [
+  [/^(?:Invalid email or password: )?mail must be a valid mail address/, () => t('apiWords.mail')],
+  [/^username must be 3 to 16 characters/, () => t('apiWords.username')],
+  [/^(?:password|new password) must be at least (\d+) characters long$/, (count) => t('apiWords.passwordShort', { count: Number(count) })],
+  [/^(?:password|new password) must be at most (\d+) characters long$/, (count) => t('apiWords.passwordLong', { count: Number(count) })],
+  [/^current_password is wrong$/, () => t('apiWords.currentPasswordWrong')],
+  [/^password is wrong$/, () => t('apiWords.passwordWrong')],
+  [/^current_password is required/, () => t('apiWords.currentPasswordRequired')],
+  [/^selected_skin must be/, () => t('apiWords.skinGone')],
+  [/^selected_cape must be/, () => t('apiWords.capeGone')],
+  [/^The file in "\w+" is larger than the limit of (.+)$/, (limit) => t('apiWords.fileTooLargeLimit', { limit })],
+  [/^The body or upload is larger than the limit$/, () => t('apiWords.fileTooLarge')],
+  [/^Wrong username or password$/, () => t('apiWords.wrongLogin')],
+  [/^The code is wrong, expired or already used$/, () => t('apiWords.wrongCode')],
+  [/^Token expired|^Invalid token|^Missing token/, () => t('apiWords.loginEnded')],
+  [/^This token was revoked/, () => t('apiWords.revoked')],
 ];
 
 export function inPlayerWords(message: string): string {
   for (const [pattern, words] of PLAYER_WORDS) {
     const match = pattern.exec(message);
-    if (match) return typeof words === 'string' ? words : words(...match.slice(1));
+    if (match) return words(...match.slice(1));
   }
   return message;
 }

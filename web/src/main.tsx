@@ -2,6 +2,7 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Notice, Page } from './components.tsx';
+import { ready, Rich, t, useT } from './i18n.ts';
 import { LoginPage, RegisterConfirmPage, RegisterFinishPage, RegisterPage, ResetConfirmPage, ResetPage } from './pages/auth.tsx';
 import { DiscordPage } from './pages/discord.tsx';
 import { FrontPage } from './pages/front.tsx';
@@ -15,7 +16,7 @@ type PageComponent = () => preact.JSX.Element | null;
  * code, and a visitor of /login or /register needs neither (the login page's budget, docs/performance.md). Until it
  * is there, a frame with the page's own title; if the focus was on that heading, the page's heading takes it over.
  */
-function lazyPage(title: string, load: () => Promise<PageComponent>): PageComponent {
+function lazyPage(titleKey: string, load: () => Promise<PageComponent>): PageComponent {
   let loading: Promise<PageComponent> | null = null;
   let loaded: PageComponent | null = null;
   return function LazyPage() {
@@ -43,16 +44,12 @@ function lazyPage(title: string, load: () => Promise<PageComponent>): PageCompon
       const Loaded = component;
       return <Loaded />;
     }
-    return (
-      <Page title={title}>
-        {failed ? <Notice kind="error">This page could not be loaded: check the connection and reload the page.</Notice> : <p>Loading…</p>}
-      </Page>
-    );
+    return <Page title={t(titleKey)}>{failed ? <Notice kind="error">{t('app.loadFailed')}</Notice> : <p>{t('common.loading')}</p>}</Page>;
   };
 }
 
-const HomePage = lazyPage('Your profile', () => import('./pages/home.tsx').then((module) => module.HomePage));
-const AdminPage = lazyPage('Administration', () => import('./pages/admin/console.tsx').then((module) => module.AdminPage));
+const HomePage = lazyPage('app.homeTitle', () => import('./pages/home.tsx').then((module) => module.HomePage));
+const AdminPage = lazyPage('app.adminTitle', () => import('./pages/admin/console.tsx').then((module) => module.AdminPage));
 
 const PAGES: Record<string, PageComponent> = {
   '/': FrontPage,
@@ -68,14 +65,15 @@ const PAGES: Record<string, PageComponent> = {
 };
 
 function App() {
+  useT();
   const { path } = useLocation();
   const Current = PAGES[path];
   // The server answers unknown page paths with this app and a 404 status.
   if (!Current)
     return (
-      <Page title="Page not found">
+      <Page title={t('app.notFoundTitle')}>
         <p>
-          There is no page at this address. <Link href="/">Go to the start page</Link>
+          <Rich text={t('app.notFound')} parts={{ start: (text) => <Link href="/">{text}</Link> }} />
         </p>
       </Page>
     );
@@ -83,4 +81,5 @@ function App() {
   return <Current key={path} />;
 }
 
-render(<App />, document.getElementById('app')!);
+// After the first language's catalogue is there (English is bundled; Russian and Chinese load first): no flash of English.
+void ready.then(() => render(<App />, document.getElementById('app')!));

@@ -2,10 +2,12 @@
 import { useEffect } from 'preact/hooks';
 import { session } from '../api.ts';
 import { Page, useSiteName } from '../components.tsx';
+import { t, useT } from '../i18n.ts';
 import { Link, navigate } from '../router.tsx';
 import { CarriedNote } from './auth.tsx';
 
 export function FrontPage() {
+  useT();
   const siteName = useSiteName();
   const loggedIn = session.token() !== null;
   useEffect(() => {
@@ -15,16 +17,13 @@ export function FrontPage() {
   return (
     <Page title={siteName}>
       <CarriedNote />
-      <p>
-        An account for playing Minecraft with your own skin and cape on the servers of this community. Upload your skin here, then log in to
-        the game with the same mail or name and password.
-      </p>
+      <p>{t('front.about')}</p>
       <p class="actions">
         <Link href="/register" class="button">
-          Create an account
+          {t('front.register')}
         </Link>
         <Link href="/login" class="button secondary">
-          Log in
+          {t('front.login')}
         </Link>
       </p>
     </Page>
