@@ -60,6 +60,7 @@ const CALLER_COLUMNS = [
   'users.discord_avatar',
   'users.selected_skin_id',
   'users.selected_cape_id',
+  'users.language',
 ] as const;
 
 export type CallerUser = Pick<UserRow, (typeof CALLER_COLUMNS)[number] extends `users.${infer Column}` ? Column : never>;
@@ -97,7 +98,7 @@ export function installAuthentication(app: FastifyInstance, db: Kysely<Database>
     const problem = standingProblem({ ...caller.user, level: caller.level }, access === 'registering' ? ['unverified', 'unfinished'] : []);
     if (problem) throw forbidden(STANDING_MESSAGES[problem]);
     if (access !== 'registering' && caller.level < LEVELS[access]) {
-      throw forbidden(`This needs permission level ${LEVELS[access]} (${access}) or above`);
+      throw forbidden('accounts.levelNeeded', { level: LEVELS[access], name: access });
     }
     request.caller = caller;
   };
@@ -119,12 +120,12 @@ async function identify(
   clock: Clock,
 ): Promise<Caller> {
   const token = bearerToken(header);
-  if (!token) throw unauthorized('Missing token: send the header Authorization: Bearer <token from login>');
+  if (!token) throw unauthorized('accounts.missingToken');
   const claims = await tokens.verify(token);
   const now = clock.now();
   const [row] = await lookup({ sessionId: claims.sessionId, userId: claims.userId });
   if (!row || row.session_revoked_at !== null || row.session_expires_at <= now) {
-    throw unauthorized('This token was revoked (logged out or password changed); log in again');
+    throw unauthorized('accounts.tokenRevoked');
   }
   const { session_revoked_at, session_expires_at, grant_id, grant_level, grant_expires_at, grant_expiry_recorded, ...user } = row;
   const grant = grant_id !== null && grant_level !== null ? { role_level: grant_level, expires_at: grant_expires_at } : null;

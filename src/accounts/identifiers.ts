@@ -27,6 +27,6 @@ export async function userByIdentifier(db: Executor, identifier: string) {
     : uuid
       ? await query.where('uuid', '=', uuid).executeTakeFirst()
       : await query.where('username_key', '=', usernameKey(identifier)).executeTakeFirst();
-  if (!user) throw notFound(`No user ${identifier}`);
+  if (!user) throw notFound('accounts.noUser', { identifier });
   return user;
 }

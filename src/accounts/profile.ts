@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database, UserRow } from '../database/schema.ts';
 import type { UserDetail } from '../http/shapes/user-detail.ts';
+import { DEFAULT_LANGUAGE, isLanguage } from '../i18n/languages.ts';
 
 /** The user columns the detail shape is made of. */
 type ProfileUser = Pick<
@@ -18,6 +19,7 @@ type ProfileUser = Pick<
   | 'discord_avatar'
   | 'selected_skin_id'
   | 'selected_cape_id'
+  | 'language'
 >;
 
 export class Profiles {
@@ -70,6 +72,7 @@ export class Profiles {
       Discord: { userid: user.dsid ?? '', username: user.discord_username ?? '', avatar: user.discord_avatar ?? '' },
       Mail_verification: user.mail_verification,
       TwoFactor: twoFactor.length > 0,
+      Language: isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE,
     };
   }
 }

@@ -1,6 +1,8 @@
 // Routes of the account flows (interface.md 4.1) and the player's own profile (contract section 6).
 import type { FastifyInstance } from 'fastify';
-import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
+import { envelopeSchema, errorResponses, languageOf, message, ok } from '../http/envelope.ts';
+import type { Message } from '../i18n/i18n.ts';
+import { LANGUAGES, type Language } from '../i18n/languages.ts';
 import { ACCOUNT_SESSION_SCHEMA, ACCOUNT_SESSIONS_EXAMPLE } from '../http/shapes/account-session.ts';
 import { BASE } from '../http/shapes/example-story.ts';
 import { USER_DETAIL_EXAMPLE, USER_DETAIL_SCHEMA } from '../http/shapes/user-detail.ts';
@@ -17,18 +19,18 @@ const bodyOf = (example: Record<string, string>, optional: string[] = []) =>
     properties: Object.fromEntries(Object.keys(example).map((field) => [field, text])),
     examples: [example],
   }) as const;
-const emptyEnvelope = (msg: string, url: string | null = null) => ({ 200: envelopeSchema(undefined, ok({}, msg, url)) });
+const emptyEnvelope = (msg: Message, url: string | null = null) => ({ 200: envelopeSchema(undefined, ok({}, msg, url)) });
 const CODE = { code: 'K7QX2M9P' };
 const tags = ['auth'];
-const REGISTERED = 'Account created; we sent a code to your mail address';
-const CONFIRMED = 'Mail address confirmed';
-const LOGGED_IN = 'Login successful';
-const LOGGED_OUT = 'Logged out';
-const RESET_SENT = 'If an account has this mail address, a code was sent to it';
-const PASSWORD_RESET = 'Password updated; log in with the new password';
-const FINISHED = 'Registration finished';
-const LOGGED_OUT_EVERYWHERE = 'Logged out everywhere: every session of this account ended, this one too';
-const DELETED = 'Your account was deleted';
+const REGISTERED = message('accounts.registered');
+const CONFIRMED = message('accounts.confirmed');
+const LOGGED_IN = message('accounts.loggedIn');
+const LOGGED_OUT = message('accounts.loggedOut');
+const RESET_SENT = message('accounts.resetSent');
+const PASSWORD_RESET = message('accounts.passwordReset');
+const FINISHED = message('accounts.finished');
+const LOGGED_OUT_EVERYWHERE = message('accounts.loggedOutEverywhere');
+const DELETED = message('accounts.deleted');
 
 export function accountRoutes(app: FastifyInstance, accounts: AccountService, profiles: Profiles, wardrobe: SelectionCheck) {
   app.post<{ Body: { mail: string; password: string; invite?: string } }>(
@@ -40,14 +42,15 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
           'invite: the code of an invitation link ({PUBLIC_URL}/register?invite=CODE), needed for a new account while ' +
           'registration is by invitation (GET /api/auth/registration tells the mode); 403 while registration is closed or ' +
           'without a usable invitation, and nothing is created. Registering again with a mail whose account is not ' +
-          'confirmed yet needs no invitation.',
+          "confirmed yet needs no invitation. The account's mails are in the language of this request's Accept-Language.",
         tags,
         body: bodyOf({ mail: 'steve@example.org', password: 'correct horse battery', invite: 'q3Vf8LkQ2xN7cR1tYb5wZ0aD' }, ['invite']),
         response: { ...emptyEnvelope(REGISTERED, `${BASE}/register/confirm`), ...errorResponses(403, 409, 429) },
       },
     },
     async (request) => {
-      const next = await accounts.register(request.body.mail, request.body.password, request.ip, request.body.invite);
+      // The account's mails follow the language of the request that registers it (contract section 14).
+      const next = await accounts.register(request.body.mail, request.body.password, request.ip, request.body.invite, languageOf(request));
       return ok({}, REGISTERED, next);
     },
   );
@@ -188,37 +191,56 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
     },
   );
 
-  app.patch<{ Body: { password?: string; mail?: string; current_password?: string; selected_skin?: string; selected_cape?: string } }>(
+  app.patch<{
+    Body: {
+      password?: string;
+      mail?: string;
+      current_password?: string;
+      selected_skin?: string;
+      selected_cape?: string;
+      language?: Language;
+    };
+  }>(
     '/api/home',
     {
       config: { access: 'player' },
       schema: {
-        summary: 'Change the password or mail address (both need current_password), or select a skin and cape ("" for none)',
+        summary:
+          'Change the password or mail address (both need current_password), select a skin and cape ("" for none), or the language of your mails',
         tags: ['home'],
         body: {
           type: 'object',
           additionalProperties: false,
           minProperties: 1,
-          properties: { password: text, mail: text, current_password: text, selected_skin: text, selected_cape: text },
+          properties: {
+            password: text,
+            mail: text,
+            current_password: text,
+            selected_skin: text,
+            selected_cape: text,
+            language: { type: 'string', enum: [...LANGUAGES], description: 'the language of your mails: en, ru or zh-CN' },
+          },
           examples: [{ selected_skin: USER_DETAIL_EXAMPLE.Selected_Skin, selected_cape: USER_DETAIL_EXAMPLE.Capes[0]!.Id }],
         },
-        response: { 200: envelopeSchema(USER_DETAIL_SCHEMA, ok(USER_DETAIL_EXAMPLE, 'Saved')), ...errorResponses(404, 409, 429) },
+        response: {
+          200: envelopeSchema(USER_DETAIL_SCHEMA, ok(USER_DETAIL_EXAMPLE, message('accounts.saved'))),
+          ...errorResponses(404, 409, 429),
+        },
       },
     },
     async (request) => {
       const caller = callerOf(request);
-      const { password, mail, current_password, selected_skin, selected_cape } = request.body;
+      const { password, mail, current_password, selected_skin, selected_cape, language } = request.body;
       const choice = { selected_skin, selected_cape };
       const selects = selected_skin !== undefined || selected_cape !== undefined;
       const selection = selects ? { columns: await wardrobe.selectionChanges(caller, choice), choice } : undefined;
-      const user = await accounts.updateHome(caller, { password, mail, currentPassword: current_password, selection }, request.ip);
-      const message =
-        password !== undefined
-          ? 'Saved; your password changed, so log in again'
-          : mail !== undefined
-            ? 'Saved; confirm the new mail address with the code we sent'
-            : 'Saved';
-      return ok(await profiles.detail(user, caller.level), message);
+      const user = await accounts.updateHome(
+        caller,
+        { password, mail, currentPassword: current_password, selection, language },
+        request.ip,
+      );
+      const saved = password !== undefined ? 'accounts.savedPassword' : mail !== undefined ? 'accounts.savedMail' : 'accounts.saved';
+      return ok(await profiles.detail(user, caller.level), message(saved));
     },
   );
 

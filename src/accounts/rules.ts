@@ -7,13 +7,13 @@ const USERNAME = /^[A-Za-z0-9_]{3,16}$/;
 const MAIL = /^[^\s@"<>()[\]\\,;:]+@(?:[^\s@."<>()[\]\\,;:]+\.)+[^\s@."<>()[\]\\,;:]{2,}$/;
 
 export function checkUsername(value: string): string {
-  if (!USERNAME.test(value)) throw badRequest('username must be 3 to 16 characters of letters A-Z, digits and _');
+  if (!USERNAME.test(value)) throw badRequest('accounts.usernameRule');
   return value;
 }
 
 export function checkPassword(value: string, field = 'password'): string {
-  if (value.length < 8) throw badRequest(`${field} must be at least 8 characters long`);
-  if (value.length > 256) throw badRequest(`${field} must be at most 256 characters long`);
+  if (value.length < 8) throw badRequest('accounts.passwordTooShort', { field });
+  if (value.length > 256) throw badRequest('accounts.passwordTooLong', { field });
   return value;
 }
 
@@ -24,7 +24,7 @@ export function isPlausibleMail(value: string): boolean {
 /** Returns the address trimmed; the lower-cased form is its key for uniqueness. */
 export function checkMail(value: string): string {
   const mail = value.trim();
-  if (!isPlausibleMail(mail)) throw badRequest('mail must be a valid mail address (name@example.org), at most 254 characters');
+  if (!isPlausibleMail(mail)) throw badRequest('accounts.mailRule');
   return mail;
 }
 

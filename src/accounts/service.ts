@@ -7,7 +7,9 @@ import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
 import { ApiError, badRequest, conflict, forbidden, totpRequired, unauthorized } from '../http/envelope.ts';
 import type { AccountSession } from '../http/shapes/account-session.ts';
-import { queueMail } from '../mail/outbox.ts';
+import type { Params } from '../i18n/i18n.ts';
+import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
+import { languageOfUser, queueMail } from '../mail/outbox.ts';
 import { resetPasswordMessage, verifyMailMessage } from '../mail/templates.ts';
 import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
 import { SettingsError, type OwnerSettings } from '../settings.ts';
@@ -73,6 +75,8 @@ export interface HomeChange {
   /** The columns checked beforehand (Wardrobe.selectionChanges), written in the same transaction as the rest, and
    * what the player asked for (for the audit log). */
   selection?: { columns: SelectionChanges; choice: TextureChoice };
+  /** The language of the account's mails (contract section 14). */
+  language?: Language;
 }
 
 /** Each kind of session: its table, and the column holding when it ends unless renewed. */
@@ -82,10 +86,10 @@ const SESSION_TABLES = [
   ['launcher', 'launcher_sessions', 'refresh_expires_at'],
 ] as const;
 
-const WRONG_CODE = 'The code is wrong, expired or already used';
-const WRONG_CREDENTIALS = 'Wrong username or password';
-const TOTP_REQUIRED = 'This account has two-factor login on: send the code from your authenticator app (or a recovery code) as totp';
-const TOTP_WRONG = 'The two-factor code is wrong or was already used; type the current code from your app, or a recovery code';
+const WRONG_CODE = 'accounts.wrongCode';
+const WRONG_CREDENTIALS = 'accounts.wrongCredentials';
+const TOTP_REQUIRED = 'accounts.totpRequired';
+const TOTP_WRONG = 'accounts.totpWrong';
 
 export class AccountService {
   constructor(private readonly deps: AccountDeps) {}
@@ -98,7 +102,13 @@ export class AccountService {
    * Step 1: creates (or restarts) an unverified account and mails a code. Returns the next step's URL. A new account
    * needs the admission's consent (`invite`: the code of an invitation link); restarting one does not.
    */
-  async register(rawMail: string, password: string, clientAddress: string, invite?: string): Promise<string> {
+  async register(
+    rawMail: string,
+    password: string,
+    clientAddress: string,
+    invite?: string,
+    language: Language = DEFAULT_LANGUAGE,
+  ): Promise<string> {
     const { db, clock, limiter, admission } = this.deps;
     const mail = checkMail(rawMail);
     checkPassword(password);
@@ -107,7 +117,7 @@ export class AccountService {
       user && (user.mail_verify === 1 || user.username !== null);
     const found = await db.selectFrom('users').select(['mail_verify', 'username']).where('mail_key', '=', key).executeTakeFirst();
     if (taken(found)) {
-      throw conflict('An account with this mail already exists; log in, or reset the password');
+      throw conflict('accounts.mailExists');
     }
     if (!found) await admission?.check(invite);
     await limiter.take(RULES.mailsPerAddress, clientAddress);
@@ -120,11 +130,11 @@ export class AccountService {
         .select(['id', 'mail_verify', 'username'])
         .where('mail_key', '=', key)
         .executeTakeFirst();
-      if (taken(existing)) throw conflict('An account with this mail already exists; log in, or reset the password');
+      if (taken(existing)) throw conflict('accounts.mailExists');
       let userId: number;
       if (existing) {
         userId = existing.id;
-        await trx.updateTable('users').set({ mail, password: passwordHash, updated_at: now }).where('id', '=', userId).execute();
+        await trx.updateTable('users').set({ mail, password: passwordHash, language, updated_at: now }).where('id', '=', userId).execute();
       } else {
         const inserted = await trx
           .insertInto('users')
@@ -135,6 +145,7 @@ export class AccountService {
             perms: 0,
             mail_verify: 0,
             mail_verification: 1,
+            language,
             created_at: now,
             updated_at: now,
           })
@@ -145,7 +156,7 @@ export class AccountService {
       }
       await this.sendCode(trx, userId, 'verify_mail', mail, now);
       await recordAudit(trx, now, { actor: { id: userId, name: mail }, action: 'auth.register', target: userId });
-    }, 'An account with this mail already exists; log in, or reset the password');
+    }, 'accounts.mailExists');
     this.deps.mailQueued();
     return this.link('/register/confirm');
   }
@@ -194,29 +205,33 @@ export class AccountService {
    */
   async finishRegistration(caller: Caller, rawUsername: string, password: string | undefined): Promise<void> {
     const { clock } = this.deps;
-    if (caller.user.username !== null) throw conflict('Registration is already finished');
+    if (caller.user.username !== null) throw conflict('accounts.registrationFinished');
     const username = checkUsername(rawUsername);
     const passwordHash = password === undefined ? undefined : await hashPassword(checkPassword(password));
-    await this.writeOrConflict(async (trx) => {
-      const now = clock.now();
-      const result = await trx
-        .updateTable('users')
-        .set({
-          ...usernameColumns(username),
-          ...(passwordHash === undefined ? {} : { password: passwordHash }),
-          uuid: randomUUID(),
-          updated_at: now,
-        })
-        .where('id', '=', caller.user.id)
-        .where('username', 'is', null)
-        .executeTakeFirst();
-      if (result.numUpdatedRows !== 1n) throw conflict('Registration is already finished');
-      await recordAudit(trx, now, {
-        actor: { id: caller.user.id, name: username },
-        action: 'auth.register_finish',
-        target: caller.user.id,
-      });
-    }, `The username ${username} is taken`);
+    await this.writeOrConflict(
+      async (trx) => {
+        const now = clock.now();
+        const result = await trx
+          .updateTable('users')
+          .set({
+            ...usernameColumns(username),
+            ...(passwordHash === undefined ? {} : { password: passwordHash }),
+            uuid: randomUUID(),
+            updated_at: now,
+          })
+          .where('id', '=', caller.user.id)
+          .where('username', 'is', null)
+          .executeTakeFirst();
+        if (result.numUpdatedRows !== 1n) throw conflict('accounts.registrationFinished');
+        await recordAudit(trx, now, {
+          actor: { id: caller.user.id, name: username },
+          action: 'auth.register_finish',
+          target: caller.user.id,
+        });
+      },
+      'accounts.usernameTaken',
+      { username },
+    );
   }
 
   async logout(caller: Caller): Promise<void> {
@@ -229,7 +244,7 @@ export class AccountService {
    */
   async requestPasswordReset(rawMail: string, clientAddress: string): Promise<string> {
     const { db, clock, limiter } = this.deps;
-    if (!isPlausibleMail(rawMail.trim())) throw badRequest('Invalid email or password: mail must be a valid mail address');
+    if (!isPlausibleMail(rawMail.trim())) throw badRequest('accounts.resetMailInvalid');
     const key = mailKey(rawMail);
     await limiter.take(RULES.mailsPerAddress, clientAddress);
     await limiter.take(RULES.mailsPerRecipient, `reset_password:${key}`);
@@ -298,7 +313,7 @@ export class AccountService {
     const newMail = mail !== undefined && mailKey(mail) !== caller.user.mail_key ? mail : undefined;
     if (newMail !== undefined) {
       if (await db.selectFrom('users').select('id').where('mail_key', '=', mailKey(newMail)).executeTakeFirst()) {
-        throw conflict('Another account has this mail address');
+        throw conflict('accounts.mailTaken');
       }
       await limiter.take(RULES.mailsPerAddress, clientAddress);
       await limiter.take(RULES.mailsPerRecipient, `verify_mail:${mailKey(newMail)}`);
@@ -314,6 +329,7 @@ export class AccountService {
           ...change.selection?.columns,
           ...(passwordHash === undefined ? {} : { password: passwordHash }),
           ...(newMail === undefined ? {} : { mail: newMail, mail_key: mailKey(newMail), mail_verify: 0 }),
+          ...(change.language === undefined ? {} : { language: change.language }),
           updated_at: now,
         })
         .where('id', '=', userId)
@@ -329,7 +345,7 @@ export class AccountService {
         await revokeAllSessions(trx, userId, now);
         await recordAudit(trx, now, { actor, action: 'user.password_change', target: userId });
       }
-    }, 'Another account has this mail address');
+    }, 'accounts.mailTaken');
     if (newMail !== undefined) this.deps.mailQueued();
     if (change.selection) this.deps.texturesChanged();
     return this.reload(userId);
@@ -393,7 +409,7 @@ export class AccountService {
       if (isPostgres(trx)) user = user.forUpdate();
       const { perms } = await user.executeTakeFirstOrThrow();
       if (perms === LEVELS.owner && !(await anotherOwnerExists(trx, userId))) {
-        throw forbidden('The last owner cannot delete their account: make another account an owner first');
+        throw forbidden('accounts.lastOwnerDelete');
       }
       const skins = await trx.deleteFrom('skins').where('user_id', '=', userId).returning(['uuid', 'texture_digest']).execute();
       await trx.deleteFrom('users').where('id', '=', userId).execute();
@@ -435,7 +451,7 @@ export class AccountService {
   }
 
   private async checkCurrentPassword(caller: Caller, currentPassword: string | undefined) {
-    if (currentPassword === undefined) throw badRequest('current_password is required to change the password or mail');
+    if (currentPassword === undefined) throw badRequest('accounts.currentPasswordRequired');
     await this.confirmPassword(caller, currentPassword, 'current_password');
   }
 
@@ -450,16 +466,18 @@ export class AccountService {
       .executeTakeFirstOrThrow();
     if (!(await verifyPassword(password, given))) {
       await this.deps.limiter.count(RULES.loginFailuresPerAccount, accountKey);
-      throw unauthorized(`${field} is wrong`);
+      throw unauthorized('accounts.passwordWrong', { field });
     }
   }
 
+  /** Mails a code in the account's language (stored with the account, contract section 14). */
   private async sendCode(trx: Transaction<Database>, userId: number, purpose: 'verify_mail' | 'reset_password', mail: string, now: number) {
     const code = await this.deps.codes.issue(trx, userId, purpose, mail, now);
+    const language = await languageOfUser(trx, userId);
     const message =
       purpose === 'verify_mail'
-        ? verifyMailMessage(code, this.link(`/register/confirm?code=${code}`))
-        : resetPasswordMessage(code, this.link(`/reset/confirm?code=${code}`));
+        ? verifyMailMessage(language, code, this.link(`/register/confirm?code=${code}`))
+        : resetPasswordMessage(language, code, this.link(`/reset/confirm?code=${code}`));
     await queueMail(trx, now, mail, message);
   }
 
@@ -469,11 +487,11 @@ export class AccountService {
   }
 
   /** Runs a write transaction; a unique-index refusal (a race on mail or username) becomes a 409. */
-  private async writeOrConflict(work: (trx: Transaction<Database>) => Promise<void>, conflictMessage: string) {
+  private async writeOrConflict(work: (trx: Transaction<Database>) => Promise<void>, conflictKey: string, params?: Params) {
     try {
       await this.deps.db.transaction().execute(work);
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(conflictMessage);
+      if (isUniqueViolation(error)) throw conflict(conflictKey, params);
       throw error;
     }
   }
@@ -493,7 +511,7 @@ export async function createAccount(
   const mail = checkMail(input.mail);
   checkPassword(input.password);
   if (!Number.isInteger(input.perms) || input.perms < LEVELS.banned || input.perms > LEVELS.owner)
-    throw badRequest(`perms must be an integer from ${LEVELS.banned} (banned) to ${LEVELS.owner} (owner)`);
+    throw badRequest('accounts.permsRange', { min: LEVELS.banned, max: LEVELS.owner });
   const passwordHash = await hashPassword(input.password);
   try {
     return await db.transaction().execute(async (trx) => {
@@ -518,7 +536,7 @@ export async function createAccount(
       return id;
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict('An account with this username or mail address exists already');
+    if (isUniqueViolation(error)) throw conflict('accounts.usernameOrMailExists');
     throw error;
   }
 }

@@ -36,9 +36,9 @@ export function standingProblem(user: StandingFacts, tolerated: readonly Standin
   return problems.find((problem) => !tolerated.includes(problem)) ?? null;
 }
 
-/** A sentence for the player per problem; each API wraps it in its own error shape. */
+/** The message key of a sentence for the player per problem; each API wraps it in its own error shape. */
 export const STANDING_MESSAGES: Record<StandingProblem, string> = {
-  banned: 'This account is banned',
-  unverified: 'Confirm your mail address first: open the link in the mail we sent you',
-  unfinished: 'Finish your registration first: choose a player name on the site (POST /api/home/registerfinish)',
+  banned: 'standing.banned',
+  unverified: 'standing.unverified',
+  unfinished: 'standing.unfinished',
 };

@@ -47,7 +47,7 @@ export class Tokens {
   async verify(token: string): Promise<TokenClaims> {
     const known = this.verified.get(token);
     if (known) {
-      if (known.expiresAt <= this.clock.now()) throw unauthorized('Token expired; log in again');
+      if (known.expiresAt <= this.clock.now()) throw unauthorized('accounts.tokenExpired');
       return { userId: known.userId, sessionId: known.sessionId };
     }
     const claims = await this.verifySignatureAndClaims(token);
@@ -67,10 +67,10 @@ export class Tokens {
       }));
     } catch (error) {
       const expired = (error as { code?: string }).code === 'ERR_JWT_EXPIRED';
-      throw unauthorized(expired ? 'Token expired; log in again' : 'Invalid token; log in again');
+      throw unauthorized(expired ? 'accounts.tokenExpired' : 'accounts.tokenInvalid');
     }
     const { sub, sId } = payload as { sub?: unknown; sId?: unknown };
-    if (!Number.isSafeInteger(sub) || !Number.isSafeInteger(sId)) throw unauthorized('Invalid token; log in again');
+    if (!Number.isSafeInteger(sub) || !Number.isSafeInteger(sId)) throw unauthorized('accounts.tokenInvalid');
     return { userId: sub as number, sessionId: sId as number, expiresAt: payload.exp! * 1000 };
   }
 }

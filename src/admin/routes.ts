@@ -1,7 +1,8 @@
 // Admin routes for users, roles and the audit log (interface.md 4.2).
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
-import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
+import { envelopeSchema, errorResponses, languageOf, message, ok } from '../http/envelope.ts';
+import { t } from '../i18n/i18n.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
 import { MAX_USER_ID } from '../accounts/identifiers.ts';
 import { actorOf } from '../audit/audit.ts';
@@ -16,9 +17,9 @@ import type { AuditFilter, Editor, UserAdmin, UserChanges } from './service.ts';
 const editorOf = (caller: Caller): Editor => ({ actor: actorOf(caller.user), level: caller.level });
 
 const tags = ['admin'];
-const USER_SAVED = 'User saved';
-const ROLE_GRANTED = 'Role granted';
-const ROLE_REVOKED = 'Role revoked';
+const USER_SAVED = message('admin.userSaved');
+const ROLE_GRANTED = message('admin.roleGranted');
+const ROLE_REVOKED = message('admin.roleRevoked');
 const identifierParam = {
   type: 'object',
   required: ['identifier'],
@@ -53,7 +54,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
     },
     async (request) => {
       const recipients = await broadcaster.create(actorOf(callerOf(request).user), request.body.subject, request.body.message);
-      return { msg: `The mail is being sent to all ${recipients} users with a verified mail address` };
+      return { msg: t(languageOf(request), 'admin.broadcastQueued', { count: recipients }) };
     },
   );
 

@@ -63,7 +63,7 @@ function toRecord(user: UserRow): UserRecord {
 /** Accepts Unix seconds or an ISO 8601 date (contract section 3); returns Unix milliseconds. */
 function parseExpiry(value: number | string): number {
   const ms = typeof value === 'number' ? value * 1000 : /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
-  if (!Number.isFinite(ms)) throw badRequest('expired_at must be Unix seconds or an ISO 8601 date');
+  if (!Number.isFinite(ms)) throw badRequest('admin.expiryFormat');
   return ms;
 }
 
@@ -122,7 +122,7 @@ export class UserAdmin {
         .where('user_id', '=', user.id)
         .returning(['role_level', 'expires_at'])
         .executeTakeFirst();
-      if (!grant) throw notFound(`${user.username ?? user.mail} has no role grant`);
+      if (!grant) throw notFound('admin.noRoleGrant', { user: user.username ?? user.mail });
       await recordAudit(trx, now, {
         actor: editor.actor,
         action: 'role.revoke',
@@ -146,10 +146,9 @@ export class UserAdmin {
       changes.perms !== undefined &&
       (!Number.isInteger(changes.perms) || changes.perms < LEVELS.banned || changes.perms > LEVELS.owner)
     ) {
-      throw badRequest('perms must be an integer from -1 (banned) to 3 (owner)');
+      throw badRequest('admin.permsRange');
     }
-    if (changes.dsid === true)
-      throw badRequest('dsid can only be set to false (unlink the social account); linking happens through the social login');
+    if (changes.dsid === true) throw badRequest('admin.dsidFalseOnly');
 
     let userId: number;
     try {
@@ -178,7 +177,7 @@ export class UserAdmin {
         return user.id;
       });
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('Another account has this username or mail address');
+      if (isUniqueViolation(error)) throw conflict('admin.usernameOrMailTaken');
       throw error;
     }
     this.texturesChanged();
@@ -188,15 +187,14 @@ export class UserAdmin {
   /** Grants `role_level` until `expired_at` (permanent when absent), replacing any earlier grant. */
   async grantRole(editor: Editor, identifier: string, body: { user?: number; role_level: number; expired_at?: number | string }) {
     const user = await userByIdentifier(this.db, identifier);
-    if (body.user !== undefined && body.user !== user.id)
-      throw badRequest(`user ${body.user} does not match the user in the path (${user.id})`);
+    if (body.user !== undefined && body.user !== user.id) throw badRequest('admin.userMismatch', { given: body.user, id: user.id });
     if (body.role_level < LEVELS.moderator || body.role_level > LEVELS.owner || !Number.isInteger(body.role_level)) {
-      throw badRequest(`role_level must be ${LEVELS.moderator}, ${LEVELS.admin} or ${LEVELS.owner}`);
+      throw badRequest('admin.roleLevelRange', { moderator: LEVELS.moderator, admin: LEVELS.admin, owner: LEVELS.owner });
     }
-    if (body.role_level > editor.level) throw forbidden('Nobody grants a role above their own level');
+    if (body.role_level > editor.level) throw forbidden('admin.roleAboveOwn');
     const now = this.clock.now();
     const expiresAt = body.expired_at === undefined ? null : parseExpiry(body.expired_at);
-    if (expiresAt !== null && expiresAt <= now) throw badRequest('expired_at must lie in the future');
+    if (expiresAt !== null && expiresAt <= now) throw badRequest('admin.expiryPast');
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('role_grants').where('user_id', '=', user.id).execute();
       await trx
@@ -303,11 +301,11 @@ export class UserAdmin {
     const targetLevel = await this.effectiveLevel(trx, user);
     const callerIsOwner = editor.level >= LEVELS.owner;
     // Owners have no higher level to turn to, so they may change other owners and themselves.
-    if (targetLevel >= editor.level && !callerIsOwner) throw forbidden('You cannot change a user at or above your own level');
+    if (targetLevel >= editor.level && !callerIsOwner) throw forbidden('admin.atOrAboveOwnLevel');
     if (changes.perms !== undefined && changes.perms !== user.perms) {
-      if (!callerIsOwner) throw forbidden('Only an owner changes perms');
+      if (!callerIsOwner) throw forbidden('admin.onlyOwnerPerms');
       if (user.perms === LEVELS.owner && changes.perms < LEVELS.owner && !(await anotherOwnerExists(trx, user.id))) {
-        throw forbidden('The last owner cannot be demoted or banned');
+        throw forbidden('admin.lastOwner');
       }
     }
   }
@@ -322,7 +320,7 @@ export class UserAdmin {
     const uuid = normalizeUuid(skinUuid);
     const skin =
       uuid && (await trx.selectFrom('skins').select('id').where('uuid', '=', uuid).where('user_id', '=', userId).executeTakeFirst());
-    if (!skin) throw badRequest('selected_skin must be the UUID of one of that user\'s skins, or "" for none');
+    if (!skin) throw badRequest('admin.selectedSkinNotTheirs');
     return skin.id;
   }
 }

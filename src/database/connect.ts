@@ -13,6 +13,7 @@ import * as launcher from './migrations/005_launcher.ts';
 import * as twoFactor from './migrations/006_two_factor.ts';
 import * as registration from './migrations/007_registration.ts';
 import * as discord from './migrations/008_discord.ts';
+import * as language from './migrations/009_language.ts';
 import type { Database } from './schema.ts';
 
 // int8 (bigint: millisecond times, COUNT(*)) would arrive as strings; every value we store fits a double.
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '006_two_factor': twoFactor,
   '007_registration': registration,
   '008_discord': discord,
+  '009_language': language,
 };
 
 /**

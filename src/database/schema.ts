@@ -35,6 +35,8 @@ export interface UsersTable {
   updated_at: number;
   selected_skin_id: number | null;
   selected_cape_id: number | null;
+  /** The language of the account's mails: en, ru or zh-CN (contract section 14); 'en' until set. */
+  language: Generated<string>;
 }
 
 export interface SessionsTable {

@@ -2,15 +2,15 @@
 // login and Discord's callback) answer with redirects; the rest are JSON in the envelope.
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
-import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
+import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
 import { BASE } from '../http/shapes/example-story.ts';
 import type { CallbackQuery, DiscordService } from './service.ts';
 
 const tags = ['discord'];
 const text = { type: 'string', maxLength: 1024 } as const;
-const LINK_BEGUN = 'Open the address in url to let Discord confirm your Discord account';
-const UNLINKED = 'Your Discord account is unlinked';
-const LOGGED_IN = 'Login successful';
+const LINK_BEGUN = message('discord.linkBegun');
+const UNLINKED = message('discord.unlinked');
+const LOGGED_IN = message('accounts.loggedIn');
 const EXAMPLE_AUTHORIZE =
   'https://discord.com/oauth2/authorize?response_type=code&client_id=1234567890123456789&redirect_uri=http%3A%2F%2Flocalhost%3A8080%2Fapi%2Fauth%2Fdiscord%2Fcallback&state=0lJ0m0Tq2S6bqz4c9n1e8kq0wq3b8p5dX7uYv2aR1sM&code_challenge_method=S256&code_challenge=Vx0vq2m3l4n5o6p7q8r9s0t1u2v3w4x5y6z7A8B9C0D&scope=identify';
 const redirect = (description: string) => ({ 302: { description, type: 'null' } });

@@ -27,7 +27,7 @@ export const DISCORD_STARTS_PER_ADDRESS: RateRule = {
   name: 'discord-start-ip',
   limit: 30,
   windowMs: 15 * 60_000,
-  message: 'Too many Discord logins begun from your address; try again later',
+  message: 'discord.tooManyStarts',
 };
 
 /**
@@ -62,9 +62,9 @@ export const LOGIN_PAGE_PATH = '/discord';
 
 const STATE_FORMAT = /^[A-Za-z0-9_-]{16,128}$/;
 const LOGIN_CODE_FORMAT = /^[A-Za-z0-9_-]{43}$/;
-const NOT_SET_UP = 'Discord login is not set up on this service (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET)';
-const SECOND_FACTOR_NEEDED = 'Enter the code from your authenticator app (or a recovery code) to finish logging in with Discord';
-const CODE_UNUSABLE = 'This Discord login has expired or was already used: log in with Discord again';
+const NOT_SET_UP = 'discord.notSetUp';
+const SECOND_FACTOR_NEEDED = 'discord.secondFactorNeeded';
+const CODE_UNUSABLE = 'discord.codeUnusable';
 
 export class DiscordService {
   constructor(private readonly deps: DiscordDeps) {}
@@ -243,7 +243,7 @@ export class DiscordService {
     if (second.refusal === 'code-required') throw totpRequired(SECOND_FACTOR_NEEDED);
     if (second.refusal) {
       await useUp();
-      throw unauthorized('Wrong code from the authenticator app: log in with Discord again');
+      throw unauthorized('discord.totpWrong');
     }
     const problem = standingProblem({ ...user, level: user.perms }, ['unfinished']);
     if (problem) {
@@ -276,6 +276,6 @@ export class DiscordService {
       });
       return true;
     });
-    if (!result) throw notFound('No Discord account is linked to your account');
+    if (!result) throw notFound('discord.notLinked');
   }
 }

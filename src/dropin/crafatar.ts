@@ -20,7 +20,7 @@ const idOf = (request: { params: { id: string } }) => playerId(request.params.id
 function ranged(query: Query, name: string, range: { min: number; max: number; default: number }): number {
   const value = leadingInteger(first(query, name)) ?? range.default;
   if (value < range.min || value > range.max)
-    throw badRequest(`${name} must be from ${range.min} to ${range.max} (default ${range.default})`);
+    throw badRequest('images.range', { name, min: range.min, max: range.max, default: range.default });
   return value;
 }
 

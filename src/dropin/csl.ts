@@ -28,9 +28,9 @@ export function customSkinApiRoutes(app: FastifyInstance, images: ImageService) 
   app.get<{ Params: { file: string }; Querystring: Query }>('/csl/:file', async (request, reply) => {
     const { file } = request.params;
     const name = file.endsWith('.json') ? file.slice(0, -'.json'.length) : null;
-    if (!name) throw notFound(`No CustomSkinAPI document ${file}: ask for /csl/{player name}.json`);
+    if (!name) throw notFound('images.noCslDocument', { file });
     const profile = await images.customSkinProfile(name);
-    if (!profile) throw notFound(`No player named ${name}`);
+    if (!profile) throw notFound('images.noPlayerNamed', { name });
     const body = JSON.stringify(customSkinDocument(profile));
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
     reply.header('etag', etag).header('cache-control', CHANGING);

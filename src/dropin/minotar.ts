@@ -23,7 +23,7 @@ const KINDS: Record<string, { view: PlayerView; type: RenderType; overlay: boole
 /** A path value without its optional `.png`; any other extension is refused (Minotar's SVGs are not served). */
 function withoutPng(value: string): string {
   const bare = value.replace(/\.png$/i, '');
-  if (bare.includes('.')) throw notFound(`Only PNG images are served here: ${value} (use .png or no extension)`);
+  if (bare.includes('.')) throw notFound('images.pngOnly', { value });
   return bare;
 }
 

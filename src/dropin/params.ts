@@ -26,7 +26,7 @@ export function playerId(value: string): string {
   const uuid = normalizeUuid(value);
   if (uuid) return uuid;
   if (PLAYER_NAME.test(value)) return value.toLowerCase();
-  throw badRequest(`${JSON.stringify(value)} is neither a player name (1-16 letters, digits, _) nor a UUID`);
+  throw badRequest('images.playerId', { value: JSON.stringify(value) });
 }
 
 /** Crafatar's numbers: the leading integer of the text (as JavaScript's parseInt); 0 or no number counts as absent. */

@@ -4,13 +4,13 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { MAX_USER_ID } from '../accounts/identifiers.ts';
 import { actorOf } from '../audit/audit.ts';
-import { envelopeSchema, errorResponses, notFound, ok } from '../http/envelope.ts';
+import { envelopeSchema, errorResponses, message, notFound, ok } from '../http/envelope.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse } from '../http/pagination.ts';
 import type { HardwareQuery, HardwareStore } from './hardware.ts';
 import { HARDWARE_RECORD_EXAMPLE, HARDWARE_RECORD_SCHEMA } from './shapes.ts';
 
 const tags = ['admin'];
-const HARDWARE_SAVED = 'Hardware saved';
+const HARDWARE_SAVED = message('gravit.hardwareSaved');
 
 export function hardwareAdminRoutes(app: FastifyInstance, hardware: HardwareStore) {
   app.get<{ Querystring: HardwareQuery }>(
@@ -58,7 +58,8 @@ export function hardwareAdminRoutes(app: FastifyInstance, hardware: HardwareStor
     },
     async (request) => {
       const id = Number(request.params.id);
-      if (!(await hardware.setBanned(actorOf(callerOf(request).user), id, request.body.banned))) throw notFound(`No hardware ${id}`);
+      if (!(await hardware.setBanned(actorOf(callerOf(request).user), id, request.body.banned)))
+        throw notFound('gravit.noHardware', { id });
       return ok(await hardware.record(id), HARDWARE_SAVED);
     },
   );

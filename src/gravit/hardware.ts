@@ -87,7 +87,7 @@ export function userHardwareOf(hardware: StoredHardware): UserHardware {
   };
 }
 
-const KEY_TAKEN = 'This public key belongs to another hardware record';
+const KEY_TAKEN = 'gravit.keyTaken';
 
 export class HardwareStore {
   constructor(

@@ -2,7 +2,7 @@
 // (HttpMethodExample's MyHttpAuthCoreProvider), and the password check of its json password verifier. Thin routes
 // over GravitService; every call needs the shared secret GRAVIT_TOKEN as its bearer; errors are `{error, code}`.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { badRequest, unauthorized } from '../http/envelope.ts';
+import { fixedError } from '../http/envelope.ts';
 import { bearerMatches } from '../http/secrets.ts';
 import { GRAVIT_API_PATH, gravitErrors } from './errors.ts';
 import type { GravitService, HardwareRef } from './service.ts';
@@ -62,7 +62,7 @@ const SERVER_ID_EXAMPLE = '-51b1471f2f756c9a5081d8e39f56aaffdbd6a9de';
 /** HttpMethodExample sends `serverID` in its older versions and `serverId` in its newer ones. */
 function serverIdOf(body: { serverId?: string; serverID?: string }): string {
   const serverId = body.serverId ?? body.serverID;
-  if (serverId === undefined) throw badRequest('field "serverId" is required');
+  if (serverId === undefined) throw fixedError(400, 'field "serverId" is required');
   return serverId;
 }
 const serverIdFields = { serverId: text(128), serverID: text(128) };
@@ -71,7 +71,7 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
   await app.register(async (api) => {
     api.addHook('onRequest', async (request: FastifyRequest) => {
       if (!bearerMatches(request.headers.authorization, bearerToken)) {
-        throw unauthorized('Send the header Authorization: Bearer <GRAVIT_TOKEN>, the token in the LaunchServer’s configuration');
+        throw fixedError(401, 'Send the header Authorization: Bearer <GRAVIT_TOKEN>, the token in the LaunchServer’s configuration');
       }
     });
     const at = (path: string) => `${GRAVIT_API_PATH}${path}`;

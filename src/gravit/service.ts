@@ -8,7 +8,8 @@ import { usernameKey } from '../accounts/rules.ts';
 import { effectiveLevel, LEVELS, type LevelName, STANDING_MESSAGES, standingProblem } from '../accounts/standing.ts';
 import type { Clock } from '../clock.ts';
 import type { Database, UserRow } from '../database/schema.ts';
-import { badRequest, forbidden, notFound } from '../http/envelope.ts';
+import { fixedError } from '../http/envelope.ts';
+import { t } from '../i18n/i18n.ts';
 import type { LauncherDocument } from '../http/shapes/launcher-document.ts';
 import type { JoinRecords } from '../joins/join-records.ts';
 import { expiredToken, invalidRefreshToken, invalidToken, require2fa, userBlocked, wrongPassword, wrongTotp } from './errors.ts';
@@ -87,15 +88,15 @@ export class GravitService {
 
   async userByUsername(username: string): Promise<GravitUser> {
     const account = await this.account('username_key', usernameKey(username));
-    if (!account) throw notFound(`No player is named ${username}`);
+    if (!account) throw fixedError(404, `No player is named ${username}`);
     return this.userOf(account as Player);
   }
 
   async userByUuid(uuid: string): Promise<GravitUser> {
     const id = normalizeUuid(uuid);
-    if (!id) throw badRequest('query parameter "uuid" must be a UUID');
+    if (!id) throw fixedError(400, 'query parameter "uuid" must be a UUID');
     const account = await this.account('uuid', id);
-    if (!account) throw notFound(`No player has the UUID ${id}`);
+    if (!account) throw fixedError(404, `No player has the UUID ${id}`);
     return this.userOf(account as Player);
   }
 
@@ -105,7 +106,7 @@ export class GravitService {
    */
   async joinServer(request: JoinRequest): Promise<void> {
     if (request.username === undefined && request.uuid === undefined) {
-      throw badRequest('Send the player as "username" or "uuid" (or both)');
+      throw fixedError(400, 'Send the player as "username" or "uuid" (or both)');
     }
     const session = await this.deps.sessions.byAccessToken(request.accessToken);
     const account = session && (await this.account('id', session.userId));
@@ -113,7 +114,7 @@ export class GravitService {
     const player = this.mayPlay(account);
     const otherName = request.username !== undefined && usernameKey(request.username) !== player.username_key;
     const otherUuid = request.uuid !== undefined && normalizeUuid(request.uuid) !== player.uuid;
-    if (otherName || otherUuid) throw forbidden('This access token is another player’s');
+    if (otherName || otherUuid) throw fixedError(403, 'This access token is another player’s');
     // The request comes from the LaunchServer, not from the player: there is no player address to record.
     await this.deps.joins.remember(player.id, request.serverId, null);
   }
@@ -121,8 +122,8 @@ export class GravitService {
   /** The player, when their latest join (at most 30 seconds old) carried this server id. */
   async checkServer(username: string, serverId: string): Promise<GravitUser> {
     const account = await this.account('username_key', usernameKey(username));
-    if (!account || this.standingProblemOf(account) !== null) throw forbidden(NOT_JOINED);
-    if (!(await this.deps.joins.joined(account.id, serverId))) throw forbidden(NOT_JOINED);
+    if (!account || this.standingProblemOf(account) !== null) throw fixedError(403, NOT_JOINED);
+    if (!(await this.deps.joins.joined(account.id, serverId))) throw fixedError(403, NOT_JOINED);
     return this.userOf(account as Player);
   }
 
@@ -159,7 +160,7 @@ export class GravitService {
     const hardware = await this.mustHardware(ref);
     const uuid = normalizeUuid(playerUuid);
     const account = uuid && (await this.account('uuid', uuid));
-    if (!account) throw notFound(`No player has the UUID ${playerUuid}`);
+    if (!account) throw fixedError(404, `No player has the UUID ${playerUuid}`);
     await this.deps.hardware.connect(LAUNCHSERVER, hardware.id, account.id);
   }
 
@@ -190,7 +191,7 @@ export class GravitService {
 
   private async mustHardware(ref: HardwareRef): Promise<StoredHardware> {
     const hardware = await this.deps.hardware.byId(Number(ref.id));
-    if (!hardware) throw notFound(`No hardware ${ref.id}`);
+    if (!hardware) throw fixedError(404, `No hardware ${ref.id}`);
     return hardware;
   }
 
@@ -229,7 +230,7 @@ export class GravitService {
   private mayPlay(account: Account): Player {
     const problem = this.standingProblemOf(account);
     if (problem === 'banned') throw userBlocked();
-    if (problem) throw forbidden(STANDING_MESSAGES[problem]);
+    if (problem) throw fixedError(403, t('en', STANDING_MESSAGES[problem]));
     return account as Player;
   }
 

@@ -3,11 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import { databaseAnswers } from '../database/connect.ts';
 import type { Database } from '../database/schema.ts';
-import { ApiError, envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
+import { ApiError, envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
+import type { Message } from '../i18n/i18n.ts';
 
-const UP = 'Process is up';
-const READY = 'Ready: the database answers';
-const statusEnvelope = (status: string, msg: string) =>
+const UP = message('health.up');
+const READY = message('health.ready');
+const statusEnvelope = (status: string, msg: Message) =>
   envelopeSchema({ type: 'object', properties: { status: { type: 'string' } } }, ok({ status }, msg));
 
 export function healthRoutes(app: FastifyInstance, db: Kysely<Database>) {
@@ -26,7 +27,7 @@ export function healthRoutes(app: FastifyInstance, db: Kysely<Database>) {
       },
     },
     async () => {
-      if (!(await databaseAnswers(db))) throw new ApiError(503, 'The database does not answer');
+      if (!(await databaseAnswers(db))) throw new ApiError(503, message('health.databaseDown'));
       return ok({ status: 'ready' }, READY);
     },
   );

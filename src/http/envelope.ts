@@ -3,6 +3,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest, Fasti
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
+import { render, type Message, type Params } from '../i18n/i18n.ts';
+import { negotiateLanguage, type Language } from '../i18n/languages.ts';
 
 export interface Envelope<T> {
   error: boolean;
@@ -11,32 +13,67 @@ export interface Envelope<T> {
   data: T;
 }
 
-export function ok<T>(data: T, msg = 'OK', url: string | null = null): Envelope<T> {
-  return { error: false, msg, url, data };
+/** A message key of the catalogue (locales/<language>/server.json) with its values: `message('accounts.loggedIn')`. */
+export const message = (key: string, params?: Params): Message => (params ? { key, params } : { key });
+
+/** Where ok() keeps the message of an envelope until the answer is written in the request's language. */
+const MESSAGE = Symbol('message');
+
+/** The language of a request's API texts: its Accept-Language (contract section 14), worked out once per request. */
+const requestLanguages = new WeakMap<FastifyRequest, Language>();
+export function languageOf(request: FastifyRequest): Language {
+  let language = requestLanguages.get(request);
+  if (language === undefined) {
+    language = negotiateLanguage(request.headers['accept-language']);
+    requestLanguages.set(request, language);
+  }
+  return language;
 }
 
-/** Throw one of these from a handler or service; the message is shown to the client as is. */
+/**
+ * A success envelope. `msg` is a message key (with message()) put into the request's language when the answer is
+ * written, or a text sent as is; `msg` of the returned object is the English text (the OpenAPI examples show it).
+ */
+export function ok<T>(data: T, msg: Message | string = 'OK', url: string | null = null): Envelope<T> {
+  if (typeof msg === 'string') return { error: false, msg, url, data };
+  const envelope = { error: false, msg: render('en', msg), url, data };
+  Object.defineProperty(envelope, MESSAGE, { value: msg });
+  return envelope;
+}
+
+/**
+ * Throw one of these from a handler or service. Made from a message key (the helpers below), its `message` is the
+ * English text and the envelope answers in the request's language; made from a string (the Yggdrasil and
+ * GravitLauncher APIs' fixed texts), that string is the answer in every language.
+ */
 export class ApiError extends Error {
+  /** The key and values, when the text is translated; undefined for a fixed text. */
+  readonly text: Message | undefined;
   constructor(
     readonly status: number,
-    message: string,
+    message: Message | string,
     readonly headers: Record<string, string> = {},
     /** The error's `data`: `{}` for every error but the web login's second step (`{totp_required: true}`). */
     readonly data: Record<string, unknown> = {},
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : render('en', message));
+    this.text = typeof message === 'string' ? undefined : message;
   }
 }
 
-export const badRequest = (msg: string) => new ApiError(400, msg);
-export const unauthorized = (msg: string) => new ApiError(401, msg, { 'www-authenticate': 'Bearer' });
-export const forbidden = (msg: string) => new ApiError(403, msg);
-export const notFound = (msg: string) => new ApiError(404, msg);
-export const conflict = (msg: string) => new ApiError(409, msg);
+const BEARER = { 'www-authenticate': 'Bearer' };
+export const badRequest = (key: string, params?: Params) => new ApiError(400, message(key, params));
+export const unauthorized = (key: string, params?: Params) => new ApiError(401, message(key, params), BEARER);
+export const forbidden = (key: string, params?: Params) => new ApiError(403, message(key, params));
+export const notFound = (key: string, params?: Params) => new ApiError(404, message(key, params));
+export const conflict = (key: string, params?: Params) => new ApiError(409, message(key, params));
 /** The web login's answer when the password was right and the account has two-factor login on (contract section 12). */
-export const totpRequired = (msg: string) => new ApiError(401, msg, { 'www-authenticate': 'Bearer' }, { totp_required: true });
-export const tooManyRequests = (msg: string, retryAfterSeconds: number) =>
-  new ApiError(429, msg, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+export const totpRequired = (key: string) => new ApiError(401, message(key), BEARER, { totp_required: true });
+export const tooManyRequests = (key: string, retryAfterSeconds: number) =>
+  new ApiError(429, message(key), { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+/** An error with a fixed text, the same in every language: the Yggdrasil and GravitLauncher APIs' answers. */
+export const fixedError = (status: number, text: string, headers: Record<string, string> = {}) =>
+  new ApiError(status, text, status === 401 ? { ...BEARER, ...headers } : headers);
 
 const errorEnvelope = (msg: string, data: Record<string, unknown> = {}): Envelope<object> => ({ error: true, msg, url: null, data });
 
@@ -65,22 +102,25 @@ export function useErrorShape(app: FastifyInstance, prefix: string, body: ErrorB
   app.errorShapes.push({ prefix, body, schema });
 }
 
-function sendError(reply: FastifyReply, status: number, msg: string, headers: Record<string, string> = {}, error?: ApiError) {
+function sendError(reply: FastifyReply, status: number, msg: Message | string, headers: Record<string, string> = {}, error?: ApiError) {
   const url = reply.request.url;
   const shape = reply.server.errorShapes?.find((candidate) => url.startsWith(candidate.prefix));
+  // The game and launcher APIs answer in English whatever the request asks (contract section 14).
+  const text = typeof msg === 'string' ? msg : render(shape ? 'en' : languageOf(reply.request), msg);
   reply
     .code(status)
     .headers(headers)
-    .send(shape ? shape.body(status, msg, error) : errorEnvelope(msg, error?.data));
+    .send(shape ? shape.body(status, text, error) : errorEnvelope(text, error?.data));
 }
 
 /** The router's limit on one path value; no identifier of this API comes near it. */
 export const MAX_PATH_VALUE_LENGTH = 100;
 
-const ROUTER_ERRORS: Record<string, { status: number; msg: string }> = {
-  FST_ERR_BAD_URL: { status: 400, msg: 'The path is not a valid URL: it has a malformed %-escape' },
-  FST_ERR_MAX_PARAM_LENGTH: { status: 400, msg: `A path value is too long: at most ${MAX_PATH_VALUE_LENGTH} characters` },
+const ROUTER_ERRORS: Record<string, { status: number; msg: Message }> = {
+  FST_ERR_BAD_URL: { status: 400, msg: message('http.badUrl') },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 400, msg: message('http.pathValueTooLong', { count: MAX_PATH_VALUE_LENGTH }) },
 };
+const internalError = (requestId: string) => message('http.internal', { requestId });
 
 const CLIENT_ERRORS: Record<string, { status: number; reason: string; msg: string }> = {
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', msg: 'The request did not arrive in time' },
@@ -104,12 +144,13 @@ export const envelopeServerOptions = {
     if (!known) request.log.error({ err: error }, 'unexpected router error');
     // These replies skip the onSend hooks, so their headers are set here.
     reply.header('x-request-id', request.id).headers(request.server.everyResponseHeaders ?? {});
-    sendError(reply, known?.status ?? 500, known?.msg ?? `Internal error; quote request id ${request.id} to the operator`);
+    sendError(reply, known?.status ?? 500, known?.msg ?? internalError(request.id));
   },
   // Fastify calls it with the app as `this`.
   clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket) {
     if (error.code === 'ECONNRESET' || socket.destroyed) return;
     if (socket.writable) {
+      // No request was read, so no Accept-Language either: these few answers are in English.
       const { status, reason, msg } = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED_REQUEST;
       const body = JSON.stringify(errorEnvelope(msg));
       socket.write(
@@ -128,30 +169,59 @@ interface ValidationIssue {
   params: Record<string, unknown>;
 }
 
-/** Turns Ajv's findings into one sentence that names the field and what is wrong with it. */
-function describeValidationIssue(issue: ValidationIssue, part: string): string {
-  const where = part === 'querystring' ? 'query parameter' : part === 'params' ? 'path value' : 'field';
+const SUBJECTS: Record<string, string> = { querystring: 'validation.subject.query', params: 'validation.subject.path' };
+
+/** What is wrong, named: the field, query parameter or path value (or the whole body, query or path when it is the root). */
+function subjectOf(part: string, name: string): Message {
+  if (name === '') return message(`validation.whole.${part === 'querystring' || part === 'params' ? part : 'body'}`);
+  return message(SUBJECTS[part] ?? 'validation.subject.body', { name });
+}
+
+/** Ajv's keywords with a sentence of their own; the others say that the value is not valid. */
+const LIMIT_KEYWORDS: Record<string, string> = {
+  maxLength: 'validation.maxLength',
+  minLength: 'validation.minLength',
+  maximum: 'validation.maximum',
+  minimum: 'validation.minimum',
+  maxItems: 'validation.maxItems',
+  minItems: 'validation.minItems',
+};
+
+/** Turns one of Ajv's findings into a sentence that names the field and what is wrong with it. */
+function describeValidationIssue(issue: ValidationIssue, part: string): Message {
   const field = issue.instancePath.replace(/^\//, '').replace(/\//g, '.');
+  const params = issue.params;
   switch (issue.keyword) {
     case 'required':
-      return `${where} "${issue.params.missingProperty as string}" is required`;
+      return message('validation.required', { subject: subjectOf(part, params.missingProperty as string) });
     case 'additionalProperties':
-      return `${where} "${issue.params.additionalProperty as string}" is not accepted here`;
+      return message('validation.notAccepted', { subject: subjectOf(part, params.additionalProperty as string) });
     case 'type':
-      return field === ''
-        ? `the ${part} must be ${issue.params.type as string}`
-        : `${where} "${field}" must be ${issue.params.type as string}`;
-    default:
-      return field === '' ? `the ${part} ${issue.message ?? 'is invalid'}` : `${where} "${field}" ${issue.message ?? 'is invalid'}`;
+      return message('validation.type', { subject: subjectOf(part, field), type: String(params.type) });
+    case 'enum':
+      return message('validation.enum', {
+        subject: subjectOf(part, field),
+        values: ((params.allowedValues as unknown[]) ?? []).map((value) => JSON.stringify(value)).join(', '),
+      });
+    case 'const':
+      return message('validation.enum', { subject: subjectOf(part, field), values: JSON.stringify(params.allowedValue) });
+    case 'pattern':
+    case 'format':
+      return message('validation.format', { subject: subjectOf(part, field) });
+    default: {
+      const key = LIMIT_KEYWORDS[issue.keyword];
+      if (key && typeof params.limit === 'number') return message(key, { subject: subjectOf(part, field), count: params.limit });
+      return message('validation.invalid', { subject: subjectOf(part, field) });
+    }
   }
 }
 
 const FRAMEWORK_MESSAGES: Record<string, string> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type: send application/json',
-  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
-  FST_ERR_CTP_INVALID_JSON_BODY: 'Request body is not valid JSON',
-  FST_ERR_CTP_EMPTY_JSON_BODY: 'Request body is empty: send a JSON object',
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'http.unsupportedMediaType',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'http.bodyTooLarge',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'http.invalidJson',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'http.emptyJson',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'http.contentLength',
 };
 
 export interface EnvelopeOptions {
@@ -186,6 +256,13 @@ export function installEnvelope(app: FastifyInstance, options: EnvelopeOptions =
     done(null, payload);
   });
 
+  // A success envelope made by ok() with a message key answers in the request's language.
+  app.addHook('preSerialization', (request, _reply, payload, done) => {
+    const text = payload !== null && typeof payload === 'object' ? (payload as { [MESSAGE]?: Message })[MESSAGE] : undefined;
+    if (text === undefined) return done(null, payload);
+    done(null, { ...(payload as Envelope<unknown>), msg: render(languageOf(request), text) });
+  });
+
   const knownPaths = FindMyWay({ caseSensitive: true, ignoreTrailingSlash: false });
   const methodsByPath = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
@@ -205,35 +282,36 @@ export function installEnvelope(app: FastifyInstance, options: EnvelopeOptions =
     const routePath = (match?.store as { path?: string } | undefined)?.path;
     if (routePath !== undefined) {
       const allowed = [...methodsByPath.get(routePath)!].filter((method) => method !== 'HEAD');
-      sendError(reply, 405, `Method ${request.method} is not allowed on ${path}; use ${allowed.join(' or ')}`, {
+      sendError(reply, 405, message('http.methodNotAllowed', { method: request.method, path, allowed: allowed.join(', ') }), {
         allow: allowed.join(', '),
       });
       return;
     }
     if (options.answerUnmatched?.(request, reply)) return;
-    sendError(reply, 404, `No route ${request.method} ${path}`);
+    sendError(reply, 404, message('http.noRoute', { method: request.method, path }));
   });
 
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
-      sendError(reply, error.status, error.message, error.headers, error);
+      sendError(reply, error.status, error.text ?? error.message, error.headers, error);
       return;
     }
     if (error.validation) {
-      const message = error.validation
-        .map((issue) => describeValidationIssue(issue as ValidationIssue, error.validationContext ?? 'body'))
-        .join('; ');
-      sendError(reply, 400, `Invalid request: ${message}`);
+      const problems = error.validation.map((issue) =>
+        describeValidationIssue(issue as ValidationIssue, error.validationContext ?? 'body'),
+      );
+      sendError(reply, 400, message('validation.request', { problems }));
       return;
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Framework errors (bad JSON, body too large, wrong content type): their own messages are safe to show.
-      sendError(reply, status, FRAMEWORK_MESSAGES[error.code] ?? error.message);
+      const known = FRAMEWORK_MESSAGES[error.code];
+      sendError(reply, status, known ? message(known) : error.message);
       return;
     }
     request.log.error({ err: error }, 'unexpected error');
-    sendError(reply, 500, `Internal error; quote request id ${request.id} to the operator`);
+    sendError(reply, 500, internalError(request.id));
   });
 }
 
@@ -282,7 +360,7 @@ const ERROR_ENVELOPE = {
   examples: [{ error: true, msg: 'field "mail" is required', url: null, data: {} }],
 } as const;
 
-const ERROR_MEANINGS = {
+export const ERROR_MEANINGS = {
   400: 'Invalid request: a field, path value or query parameter is missing or wrong',
   401: 'No token, or a token that is invalid, expired or revoked',
   403: 'Not allowed: banned, registration unfinished, mail unconfirmed, or too low a permission level',

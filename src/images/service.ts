@@ -207,7 +207,7 @@ export class ImageService {
 
   private async mustWear(identifier: string): Promise<Wearing> {
     const wearing = await this.wearing(identifier);
-    if (!wearing) throw notFound(`No player or skin ${identifier}`);
+    if (!wearing) throw notFound('images.noPlayerOrSkin', { identifier });
     return wearing;
   }
 
@@ -286,14 +286,14 @@ export class ImageService {
   /** `/api/skin/standart/cape/:uuid`: a cape UUID, or the cape a player (or skin) wears. */
   async capeFile(identifier: string): Promise<ImageResult> {
     const digest = (await this.capeDigest(identifier)) ?? (await this.mustWear(identifier)).cape?.digest;
-    if (!digest) throw notFound(`${identifier} wears no cape`);
+    if (!digest) throw notFound('images.noCapeWorn', { identifier });
     return { png: await this.library.png(digest), etag: `"${digest}"` };
   }
 
   /** A stored texture by its digest (`/textures/{hash}`). */
   async textureFile(digest: string): Promise<ImageResult> {
     const png = await this.library.pngIfStored(digest);
-    if (!png) throw notFound(`No texture ${digest}`);
+    if (!png) throw notFound('images.noTexture', { digest });
     return { png, etag: `"${digest}"` };
   }
 

@@ -46,8 +46,8 @@ export class Broadcaster {
   /** Records a broadcast to every verified, unbanned user and returns how many that is now. */
   async create(actor: Actor, subject: string, message: string): Promise<number> {
     const title = subject.trim();
-    if (title.length < 1 || title.length > 200) throw badRequest('subject must be 1 to 200 characters');
-    if (message.trim().length < 1 || message.length > 20_000) throw badRequest('message must be 1 to 20000 characters');
+    if (title.length < 1 || title.length > 200) throw badRequest('mail.subjectLength');
+    if (message.trim().length < 1 || message.length > 20_000) throw badRequest('mail.messageLength');
     const recipients = await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
       const { id } = await trx

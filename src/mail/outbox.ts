@@ -6,6 +6,7 @@ import { recordAudit, SYSTEM } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import { isPostgres } from '../database/dialect.ts';
 import type { Database, Executor } from '../database/schema.ts';
+import { isLanguage, DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import type { MailContent } from './templates.ts';
 import { BackgroundLoop } from './background-loop.ts';
 import { PermanentMailError, type MailTransport } from './transport.ts';
@@ -28,6 +29,15 @@ export async function queueMail(
     broadcast_id: broadcastId,
   }));
   if (rows.length > 0) await db.insertInto('mail_outbox').values(rows).execute();
+}
+
+/**
+ * The language a user's mails are written in: the one stored with the account (contract section 14), whoever caused
+ * the mail (a moderator, an administrator, the operator). English for an unknown value.
+ */
+export async function languageOfUser(db: Executor, userId: number): Promise<Language> {
+  const row = await db.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst();
+  return isLanguage(row?.language) ? row.language : DEFAULT_LANGUAGE;
 }
 
 /** Mails not sent yet and mails given up on; both are in the partial index of unsent rows. */

@@ -1,4 +1,8 @@
-// The texts of the mails the service sends. Each carries the code and a link that fills it in.
+// The texts of the mails the service sends, in the recipient's language (locales/<language>/mail.json; contract
+// section 14). Each code mail carries the code and a link that fills it in.
+import { t, type Params } from '../i18n/i18n.ts';
+import type { Language } from '../i18n/languages.ts';
+
 export interface MailContent {
   subject: string;
   text: string;
@@ -8,24 +12,43 @@ export interface MailContent {
 const escapeHtml = (value: string) =>
   value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function codeMail(subject: string, intro: string, code: string, link: string, validity: string): MailContent {
-  const text = `${intro}\n\nYour code: ${code}\n\nOr open this link: ${link}\n\nThe code is valid for ${validity} and can be used once. If you did not ask for it, ignore this mail.\n`;
-  const html = `<!doctype html><html><body style="font-family:sans-serif">
-<p>${escapeHtml(intro)}</p>
-<p>Your code: <strong style="font-size:1.4em;letter-spacing:0.1em">${escapeHtml(code)}</strong></p>
-<p><a href="${escapeHtml(link)}">${escapeHtml(link)}</a></p>
-<p>The code is valid for ${escapeHtml(validity)} and can be used once. If you did not ask for it, ignore this mail.</p>
-</body></html>`;
-  return { subject, text, html };
+const mail = (language: Language, key: string, params?: Params) => t(language, `mail:${key}`, params);
+
+/** A mail of paragraphs: the plain text, and the same paragraphs escaped in HTML (a link stays a link). */
+function paragraphsMail(subject: string, paragraphs: { text: string; html?: string }[]): MailContent {
+  return {
+    subject,
+    text: `${paragraphs.map((paragraph) => paragraph.text).join('\n\n')}\n`,
+    html: `<!doctype html><html><body style="font-family:sans-serif">
+${paragraphs.map((paragraph) => `<p>${paragraph.html ?? escapeHtml(paragraph.text)}</p>`).join('\n')}
+</body></html>`,
+  };
 }
 
-export const verifyMailMessage = (code: string, link: string) =>
-  codeMail('Confirm your mail address', 'Confirm your mail address to continue.', code, link, '24 hours');
+const linkHtml = (link: string) => `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`;
 
-export const resetPasswordMessage = (code: string, link: string) =>
-  codeMail('Reset your password', 'Someone asked to reset the password of your account.', code, link, '30 minutes');
+function codeMail(language: Language, kind: 'verify' | 'reset', code: string, link: string, hours: number): MailContent {
+  const validity = hours >= 1 ? mail(language, 'code.hours', { count: hours }) : mail(language, 'code.minutes', { count: hours * 60 });
+  const codeLine = mail(language, 'code.yourCode', { code });
+  return paragraphsMail(mail(language, `${kind}.subject`), [
+    { text: mail(language, `${kind}.intro`) },
+    {
+      text: codeLine,
+      html: escapeHtml(codeLine).replace(
+        escapeHtml(code),
+        `<strong style="font-size:1.4em;letter-spacing:0.1em">${escapeHtml(code)}</strong>`,
+      ),
+    },
+    { text: mail(language, 'code.link', { link }), html: linkHtml(link) },
+    { text: mail(language, 'code.validity', { validity }) },
+  ]);
+}
 
-/** A message an owner sends to every user: their text, as plain text and as escaped HTML paragraphs. */
+export const verifyMailMessage = (language: Language, code: string, link: string) => codeMail(language, 'verify', code, link, 24);
+
+export const resetPasswordMessage = (language: Language, code: string, link: string) => codeMail(language, 'reset', code, link, 0.5);
+
+/** A message an owner sends to every user: their text, as they wrote it, as plain text and as escaped HTML paragraphs. */
 export function broadcastMessage(subject: string, message: string): MailContent {
   const paragraphs = message.split(/\n{2,}/).map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`);
   return {
@@ -35,35 +58,25 @@ export function broadcastMessage(subject: string, message: string): MailContent 
   };
 }
 
-/** Tells a player that a moderator removed one of their skins, with the reason when one was given. */
-export function skinRemovedMessage(username: string, skinName: string, reason: string): MailContent {
-  const lines = [
-    `Hello ${username},`,
-    `a moderator removed your skin "${skinName}".`,
-    reason ? `Reason: ${reason}` : 'No reason was given.',
-    "You can upload another skin on your profile page. If you think this was a mistake, answer the site's administrators.",
-  ];
-  return {
-    subject: `Your skin "${skinName}" was removed`,
-    text: `${lines.join('\n\n')}\n`,
-    html: `<!doctype html><html><body style="font-family:sans-serif">${lines.map((line) => `<p>${escapeHtml(line)}</p>`).join('\n')}</body></html>`,
-  };
+/** Tells a player that a moderator removed one of their skins, with the reason when one was given, and when. */
+export function skinRemovedMessage(language: Language, username: string, skinName: string, reason: string, when: Date): MailContent {
+  return paragraphsMail(mail(language, 'skinRemoved.subject', { skin: skinName }), [
+    { text: mail(language, 'skinRemoved.greeting', { username }) },
+    { text: mail(language, 'skinRemoved.removed', { skin: skinName, when }) },
+    { text: reason ? mail(language, 'skinRemoved.reason', { reason }) : mail(language, 'skinRemoved.noReason') },
+    { text: mail(language, 'skinRemoved.advice') },
+  ]);
 }
 
 /**
  * Someone else turned off the player's two-factor login (a lost phone): the player hears of it, in case it was not
- * asked for. `who` starts the sentence: "An administrator (Alice)", "The site's operator".
+ * asked for. `by` is an administrator's name, or null for the site's operator (the command line).
  */
-export function twoFactorOffMessage(who: string, profileLink: string): MailContent {
-  const intro = `${who} turned off two-factor login for your account. Your password alone now logs you in.`;
-  const advice = `If you did not ask for this, change your password and turn two-factor login on again in your profile: ${profileLink}`;
-  return {
-    subject: 'Two-factor login was turned off',
-    text: `${intro}\n\n${advice}\n`,
-    html: `<!doctype html><html><body style="font-family:sans-serif">
-<p>${escapeHtml(intro)}</p>
-<p>If you did not ask for this, change your password and turn two-factor login on again in your profile:
-<a href="${escapeHtml(profileLink)}">${escapeHtml(profileLink)}</a></p>
-</body></html>`,
-  };
+export function twoFactorOffMessage(language: Language, by: string | null, profileLink: string): MailContent {
+  const intro = by === null ? mail(language, 'twoFactorOff.byOperator') : mail(language, 'twoFactorOff.byAdmin', { name: by });
+  const advice = mail(language, 'twoFactorOff.advice', { link: profileLink });
+  return paragraphsMail(mail(language, 'twoFactorOff.subject'), [
+    { text: intro },
+    { text: advice, html: escapeHtml(advice).replace(escapeHtml(profileLink), linkHtml(profileLink)) },
+  ]);
 }

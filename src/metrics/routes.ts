@@ -7,7 +7,7 @@ import type { Metrics } from './metrics.ts';
 export function metricsRoutes(app: FastifyInstance, metrics: Metrics, token: string | null) {
   app.get('/metrics', async (request, reply) => {
     if (token !== null && !bearerMatches(request.headers.authorization, token)) {
-      throw unauthorized('Send the header Authorization: Bearer <METRICS_TOKEN>');
+      throw unauthorized('metrics.tokenNeeded');
     }
     return reply.type('text/plain; version=0.0.4; charset=utf-8').send(await metrics.exposition());
   });

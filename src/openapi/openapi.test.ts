@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { openApiEnglishCatalogue, type OpenApiCatalogue } from './openapi.ts';
 import { startService, type TestService } from '../../test/support/service.ts';
 
 interface Operation {
@@ -29,7 +30,7 @@ function interfaceRoutes(): Set<string> {
 
 describe('OpenAPI document and docs page', () => {
   let service: TestService;
-  let document: { openapi: string; paths: Record<string, Record<string, Operation>> };
+  let document: { openapi: string; paths: Record<string, Record<string, Operation>>; components?: unknown };
   const operations = () =>
     Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({ key: `${method.toUpperCase()} ${path}`, operation })),
@@ -119,5 +120,48 @@ describe('OpenAPI document and docs page', () => {
       assert.doesNotMatch(reference, /^(\w+:)?\/\//, `${reference} is on another site`);
       assert.equal((await service.call('GET', new URL(reference, 'http://skins.test/api/docs').pathname)).status, 200, reference);
     }
+  });
+
+  describe('in three languages (contract section 14)', () => {
+    const catalogue = (language: string) =>
+      JSON.parse(readFileSync(new URL(`../../locales/${language}/openapi.json`, import.meta.url), 'utf8')) as OpenApiCatalogue;
+
+    it('has the English catalogue hold exactly what the routes declare', () => {
+      // After changing a route's summary or description, update locales/en/openapi.json and translate the change.
+      assert.deepEqual(catalogue('en'), openApiEnglishCatalogue(service.app));
+    });
+
+    it('has every operation with a summary or description translated into Russian and Chinese', () => {
+      const english = catalogue('en');
+      for (const language of ['ru', 'zh-CN']) {
+        const translated = catalogue(language);
+        for (const [key, texts] of Object.entries(english.operations)) {
+          for (const field of ['summary', 'description'] as const) {
+            if (texts[field]) assert.ok(translated.operations[key]?.[field], `${language}: ${field} of ${key}`);
+          }
+        }
+      }
+    });
+
+    it('answers ?lang= or else Accept-Language, the docs page too; schemas and examples stay the same', async () => {
+      const russian = (await service.call('GET', '/api/openapi.json?lang=ru')).body;
+      assert.equal(russian.paths['/api/home'].get.summary, 'Свой профиль (форма user detail)');
+      assert.match(russian.paths['/api/home'].get.description, /^Доступ: любой действительный токен/);
+      assert.equal(russian.paths['/api/auth/login'].post.responses['429'].description, catalogue('ru').responses['429']);
+      assert.equal(russian.tags.find((tag: { name: string }) => tag.name === 'home').description, 'Свой профиль, скины и плащи');
+      assert.deepEqual(russian.components, document.components, 'schemas are not translated');
+      assert.deepEqual(Object.keys(russian.paths), Object.keys(document.paths));
+
+      const chinese = await service.call('GET', '/api/openapi.json', { headers: { 'accept-language': 'zh-Hans-CN, en;q=0.5' } });
+      assert.equal(chinese.body.paths['/api/home/skins'].post.summary, catalogue('zh-CN').operations['POST /api/home/skins']!.summary);
+      const docsJson = await service.call('GET', '/api/docs/json', { headers: { 'accept-language': 'ru' } });
+      assert.equal(docsJson.body.paths['/api/home'].get.summary, 'Свой профиль (форма user detail)');
+      // ?lang= wins over the header; an unknown value leaves the header to decide; no header is English.
+      const english = await service.call('GET', '/api/openapi.json?lang=en', { headers: { 'accept-language': 'ru' } });
+      assert.equal(english.body.paths['/api/home'].get.summary, document.paths['/api/home']!.get!.summary);
+      const unknown = await service.call('GET', '/api/openapi.json?lang=fr', { headers: { 'accept-language': 'ru' } });
+      assert.equal(unknown.body.paths['/api/home'].get.summary, 'Свой профиль (форма user detail)');
+      assert.deepEqual((await service.call('GET', '/api/openapi.json')).body, document);
+    });
   });
 });

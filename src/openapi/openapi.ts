@@ -3,9 +3,12 @@
 // forms) is added to the document here, so that the routes declare only what is their own.
 import swagger, { type SwaggerTransform } from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import type { FastifyInstance } from 'fastify';
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Access } from '../accounts/authenticate.ts';
-import { errorResponsesOf, errorSchemaIdFor, type ErrorStatus } from '../http/envelope.ts';
+import { ERROR_MEANINGS, errorResponsesOf, errorSchemaIdFor, languageOf, type ErrorStatus } from '../http/envelope.ts';
+import { LOCALES_DIR } from '../i18n/i18n.ts';
+import { isLanguage, type Language } from '../i18n/languages.ts';
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -29,9 +32,20 @@ const ACCESS_DESCRIPTIONS: Record<Access, string> = {
 // The API and the health checks; the web front end's pages are not part of it.
 const DOCUMENTED_PATH = /^\/(api\/|healthz$|readyz$)/;
 
+/** The English texts of an operation as its route declares them, kept apart for the translated documents. */
+interface OperationTexts {
+  summary?: string;
+  description?: string;
+  /** The sentence saying who may call it; none for a route with a secret of its own. */
+  access?: Access;
+}
+
+/** "GET /api/home/skins/{uuid}": an operation as the document names it, and its key in locales/<language>/openapi.json. */
+export const operationKey = (method: string, url: string) => `${method.toUpperCase()} ${url.replace(/:([A-Za-z_]+)/g, '{$1}')}`;
+
 /** Adds to a route's schema what every route shares; errors in the shape of the API the route belongs to. */
 const documentRouteOf =
-  (app: FastifyInstance): SwaggerTransform =>
+  (app: FastifyInstance, texts: Map<string, OperationTexts>): SwaggerTransform =>
   ({ schema, url, route }) => {
     if (!schema || !DOCUMENTED_PATH.test(url)) return { schema: { ...schema, hide: true }, url };
     const access = route.config?.access ?? 'public';
@@ -39,6 +53,14 @@ const documentRouteOf =
     // A route with a secret of its own (the GravitLauncher API's GRAVIT_TOKEN) declares its security and says who
     // may call it in its description.
     const ownSecret = own.security !== undefined;
+    for (const method of [route.method].flat()) {
+      if (method === 'HEAD') continue;
+      texts.set(operationKey(method, url), {
+        summary: own.summary,
+        description: own.description,
+        ...(ownSecret ? {} : { access: access as Access }),
+      });
+    }
     const hasBody = own.body !== undefined || uploadForm !== undefined;
     const shared: ErrorStatus[] = [];
     if (hasBody || own.params !== undefined || own.querystring !== undefined) shared.push(400);
@@ -57,8 +79,103 @@ const documentRouteOf =
     };
   };
 
+/** The user-facing texts of the document in one language: locales/<language>/openapi.json. */
+export interface OpenApiCatalogue {
+  info: { description: string };
+  tags: Record<string, string>;
+  access: Record<Access, string>;
+  /** The meaning of each error status, and of a success ("success"). */
+  responses: Record<string, string>;
+  operations: Record<string, { summary?: string; description?: string }>;
+}
+
+interface OpenApiDocument {
+  info: { description?: string };
+  tags?: { name: string; description?: string }[];
+  paths: Record<string, Record<string, { summary?: string; description?: string; responses?: Record<string, { description?: string }> }>>;
+}
+
+function loadCatalogue(language: Language): OpenApiCatalogue | null {
+  try {
+    return JSON.parse(readFileSync(new URL(`${language}/openapi.json`, LOCALES_DIR), 'utf8')) as OpenApiCatalogue;
+  } catch {
+    return null;
+  }
+}
+
+/** The English texts of the document, as the routes declare them: what locales/en/openapi.json must hold. */
+export function englishCatalogue(document: OpenApiDocument, texts: Map<string, OperationTexts>): OpenApiCatalogue {
+  const operations: OpenApiCatalogue['operations'] = {};
+  for (const [key, { summary, description }] of [...texts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    operations[key] = { ...(summary && { summary }), ...(description && { description }) };
+  }
+  return {
+    info: { description: document.info.description ?? '' },
+    tags: Object.fromEntries((document.tags ?? []).map((tag) => [tag.name, tag.description ?? ''])),
+    access: { ...ACCESS_DESCRIPTIONS },
+    responses: { success: 'Success', ...Object.fromEntries(Object.entries(ERROR_MEANINGS).map(([status, text]) => [status, text])) },
+    operations,
+  };
+}
+
+/**
+ * The document in `language` (contract section 14): summaries, descriptions, tags and the meanings of the answers from
+ * that language's catalogue, English where it lacks one. Schemas, field names and examples stay as they are.
+ */
+function translateDocument(document: OpenApiDocument, language: Language, texts: Map<string, OperationTexts>): OpenApiDocument {
+  const catalogue = language === 'en' ? null : loadCatalogue(language);
+  if (!catalogue) return document;
+  const english = Object.fromEntries(Object.entries(englishCatalogue(document, texts).responses).map(([key, text]) => [text, key]));
+  const translated = structuredClone(document);
+  if (catalogue.info.description) translated.info.description = catalogue.info.description;
+  for (const tag of translated.tags ?? []) tag.description = catalogue.tags[tag.name] ?? tag.description;
+  for (const [path, methods] of Object.entries(translated.paths)) {
+    for (const [method, operation] of Object.entries(methods)) {
+      const key = operationKey(method, path);
+      const own = texts.get(key);
+      const words = catalogue.operations[key];
+      if (own) {
+        operation.summary = words?.summary ?? own.summary;
+        const description = [words?.description ?? own.description, own.access && catalogue.access[own.access]]
+          .filter(Boolean)
+          .join('\n\n');
+        if (description) operation.description = description;
+      }
+      for (const response of Object.values(operation.responses ?? {})) {
+        const meaning = response.description === undefined ? undefined : english[response.description];
+        if (meaning !== undefined && catalogue.responses[meaning]) response.description = catalogue.responses[meaning];
+      }
+    }
+  }
+  return translated;
+}
+
+const textsOfApps = new WeakMap<FastifyInstance, Map<string, OperationTexts>>();
+
+/** The English texts of `app`'s document: what locales/en/openapi.json must hold (the languages test compares). */
+export const openApiEnglishCatalogue = (app: FastifyInstance) =>
+  englishCatalogue(app.swagger() as unknown as OpenApiDocument, textsOfApps.get(app) ?? new Map());
+
+/** The language of a request for the document: `?lang=` when it names one of ours, else its Accept-Language. */
+function documentLanguage(request: FastifyRequest): Language {
+  const asked = (request.query as { lang?: unknown } | undefined)?.lang;
+  return isLanguage(asked) ? asked : languageOf(request);
+}
+
 /** Registers the document and the page; call it before any route is registered, so that it sees them all. */
 export async function installOpenApi(app: FastifyInstance, publicUrl: string) {
+  const texts = new Map<string, OperationTexts>();
+  const documents = new Map<Language, OpenApiDocument>();
+  /** The document in a language, translated once and kept. */
+  const documentIn = (language: Language) => {
+    let document = documents.get(language);
+    if (!document) {
+      document = translateDocument(app.swagger() as unknown as OpenApiDocument, language, texts);
+      documents.set(language, document);
+    }
+    return document;
+  };
+  textsOfApps.set(app, texts);
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -69,7 +186,8 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string) {
           'A self-hosted Minecraft account, skin and cape service. Every JSON answer is the envelope `{error, msg, url, data}` ' +
           'except the launcher document and the answer of POST /api/admin/mail; errors carry `error: true`, `url: null`, ' +
           '`data: {}` and a `msg` that names what is wrong. Protected routes take the header `Authorization: Bearer <token>` ' +
-          'with the token of POST /api/auth/login.',
+          'with the token of POST /api/auth/login. The language of `msg` follows the Accept-Language header (en, ru, zh-CN); ' +
+          'this document in another language: ?lang=en, ?lang=ru or ?lang=zh-CN.',
       },
       servers: [{ url: publicUrl }],
       components: {
@@ -99,14 +217,16 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string) {
     },
     // Shared schemas (the error envelope) appear under their own $id rather than as def-0.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    transform: documentRouteOf(app),
+    transform: documentRouteOf(app, texts),
   });
   // Everything the page loads comes from this service (self-hosters sit behind firewalls); the policy holds it to that.
   await app.register(swaggerUi, {
     routePrefix: '/api/docs',
     theme: { title: 'Skin service API' },
+    // The page's document follows the browser's language (or ?lang=); the page's own controls are Swagger UI's.
+    transformSpecification: (_document, request) => documentIn(documentLanguage(request as FastifyRequest)),
     staticCSP:
       "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'self'; frame-ancestors 'self'",
   });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/api/openapi.json', { schema: { hide: true } }, async (request) => documentIn(documentLanguage(request)));
 }

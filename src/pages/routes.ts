@@ -6,7 +6,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, notFound } from '../http/envelope.ts';
+import { ApiError, message, notFound } from '../http/envelope.ts';
 import { chooseEncoding, COMPRESSED_SUFFIXES, readBuiltFile, type BuiltFile } from './encodings.ts';
 
 /** The paths the API's `url` values and its mails point to, plus the admin console. */
@@ -87,7 +87,7 @@ export function pageRoutes(app: FastifyInstance, pages: BuiltPages) {
 
   for (const path of PAGE_PATHS) {
     app.get(path, async (request, reply) => {
-      if (!pages.index) throw new ApiError(503, 'The web front end is not built: run npm run build:web');
+      if (!pages.index) throw new ApiError(503, message('pages.notBuilt'));
       return sendApp(request, reply, pages.index);
     });
   }
@@ -97,7 +97,7 @@ export function pageRoutes(app: FastifyInstance, pages: BuiltPages) {
     { schema: { params: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 128 } } } } },
     async (request, reply) => {
       const file = pages.assets.get(request.params.name);
-      if (!file) throw notFound(`No asset ${request.params.name}`);
+      if (!file) throw notFound('pages.noAsset', { name: request.params.name });
       // Vite puts a content hash in every asset name, so a name never changes meaning.
       reply
         .header('cache-control', 'public, max-age=31536000, immutable')

@@ -18,31 +18,31 @@ export const RULES = {
     name: 'login-fail-ip',
     limit: 30,
     windowMs: 15 * 60_000,
-    message: 'Too many failed logins from your address; try again later',
+    message: 'limits.loginFailuresPerAddress',
   },
   loginFailuresPerAccount: {
     name: 'login-fail-user',
     limit: 10,
     windowMs: 15 * 60_000,
-    message: 'Too many failed logins for this account; try again later',
+    message: 'limits.loginFailuresPerAccount',
   },
   codeFailuresPerAddress: {
     name: 'code-fail-ip',
     limit: 10,
     windowMs: 15 * 60_000,
-    message: 'Too many wrong codes from your address; try again later',
+    message: 'limits.codeFailuresPerAddress',
   },
   mailsPerAddress: {
     name: 'mail-ip',
     limit: 10,
     windowMs: 60 * 60_000,
-    message: 'Too many mails requested from your address; try again later',
+    message: 'limits.mailsPerAddress',
   },
   mailsPerRecipient: {
     name: 'mail-to',
     limit: 1,
     windowMs: 60_000,
-    message: 'A mail of this kind was sent to this address less than a minute ago; wait a minute before asking again',
+    message: 'limits.mailsPerRecipient',
   },
 } satisfies Record<string, RateRule>;
 

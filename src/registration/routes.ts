@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { MAX_USER_ID } from '../accounts/identifiers.ts';
 import { actorOf } from '../audit/audit.ts';
-import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
+import { envelopeSchema, errorResponses, languageOf, message, ok } from '../http/envelope.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
 import {
   INVITE_RECORD_EXAMPLE,
@@ -19,9 +19,9 @@ import {
 } from '../http/shapes/registration.ts';
 import { DEFAULT_INVITE_DAYS, MAX_INVITE_DAYS, MAX_NOTE_LENGTH, type Registration } from './service.ts';
 
-const MODE_SET = 'Registration mode saved';
-const INVITE_CREATED = 'Invitation created: copy the link now, it is shown only once';
-const INVITE_REVOKED = 'Invitation withdrawn';
+const MODE_SET = message('registration.modeSet');
+const INVITE_CREATED = message('registration.inviteCreated');
+const INVITE_REVOKED = message('registration.inviteRevoked');
 
 export function registrationRoutes(app: FastifyInstance, registration: Registration) {
   app.get<{ Querystring: { invite?: string } }>(
@@ -38,7 +38,7 @@ export function registrationRoutes(app: FastifyInstance, registration: Registrat
         response: { 200: envelopeSchema(PUBLIC_REGISTRATION_SCHEMA, ok(PUBLIC_REGISTRATION_EXAMPLE)) },
       },
     },
-    async (request) => ok(await registration.publicState(request.query.invite)),
+    async (request) => ok(await registration.publicState(request.query.invite, languageOf(request))),
   );
 
   const tags = ['admin'];

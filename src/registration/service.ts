@@ -9,6 +9,8 @@ import { recordAudit, type Actor } from '../audit/audit.ts';
 import { unixSeconds, type Clock } from '../clock.ts';
 import type { Database, Executor } from '../database/schema.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/envelope.ts';
+import { render, t } from '../i18n/i18n.ts';
+import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import type { PageQuery } from '../http/pagination.ts';
 import { tokenHash } from '../http/secrets.ts';
 import type {
@@ -32,15 +34,22 @@ export const MAX_NOTE_LENGTH = 200;
 const CODE_BYTES = 18;
 const CODE_PATTERN = /^[A-Za-z0-9_-]{24}$/;
 
-export const REFUSALS = {
-  closed: 'Registration is closed: this site is not taking new accounts at the moment',
-  inviteOnly: 'Registration is by invitation only: open the invitation link you were given, or ask an administrator for one',
-  malformed: 'This invitation code is incomplete or mistyped: open the whole link from the invitation again',
-  unknown: 'This invitation link is not valid: check that you opened the whole link, or ask for a new one',
-  used: 'This invitation link has already been used: each link makes one account; ask for a new one',
-  expired: 'This invitation link has expired: ask for a new one',
-  revoked: 'This invitation link was withdrawn: ask for a new one',
+/** The message keys of the refusals (locales/<language>/server.json). */
+const REFUSAL_KEYS = {
+  closed: 'registration.closed',
+  inviteOnly: 'registration.inviteOnly',
+  malformed: 'registration.malformed',
+  unknown: 'registration.unknown',
+  used: 'registration.used',
+  expired: 'registration.expired',
+  revoked: 'registration.revoked',
 } as const;
+
+/** The refusals' English texts (the register page shows the one of its invitation, GET /api/auth/registration). */
+export const REFUSALS = Object.fromEntries(Object.entries(REFUSAL_KEYS).map(([name, key]) => [name, t('en', key)])) as Record<
+  keyof typeof REFUSAL_KEYS,
+  string
+>;
 
 const MODE_NAMES: Record<RegistrationModeName, string> = { open: 'open', invite: 'by invitation', closed: 'closed' };
 
@@ -114,19 +123,20 @@ export class Registration implements Admission {
   }
 
   /** What the register page shows: the mode, and whether the invitation it was opened with can be used. */
-  async publicState(invite: string | undefined): Promise<PublicRegistration> {
+  async publicState(invite: string | undefined, language: Language = DEFAULT_LANGUAGE): Promise<PublicRegistration> {
     const mode = await this.mode();
     if (invite === undefined || invite === '') return { mode, invite: null };
     const problem = await this.inviteProblem(this.db, invite);
-    return { mode, invite: { usable: problem === null, problem: problem?.message ?? null } };
+    const words = problem === null ? null : problem.text ? render(language, problem.text) : problem.message;
+    return { mode, invite: { usable: problem === null, problem: words } };
   }
 
   /** Refuses before any work when the mode lets no new account in with this invitation (Admission). */
   async check(invite: string | undefined): Promise<void> {
     const mode = await this.mode();
-    if (mode === 'closed') throw forbidden(REFUSALS.closed);
+    if (mode === 'closed') throw forbidden(REFUSAL_KEYS.closed);
     if (mode === 'invite') {
-      if (invite === undefined || invite === '') throw forbidden(REFUSALS.inviteOnly);
+      if (invite === undefined || invite === '') throw forbidden(REFUSAL_KEYS.inviteOnly);
       const problem = await this.inviteProblem(this.db, invite);
       if (problem) throw problem;
     }
@@ -139,9 +149,9 @@ export class Registration implements Admission {
    */
   async admit(trx: Transaction<Database>, invite: string | undefined, account: { id: number; name: string }, nowMs: number) {
     const mode = await this.mode(trx);
-    if (mode === 'closed') throw forbidden(REFUSALS.closed);
+    if (mode === 'closed') throw forbidden(REFUSAL_KEYS.closed);
     if (invite === undefined || invite === '') {
-      if (mode === 'invite') throw forbidden(REFUSALS.inviteOnly);
+      if (mode === 'invite') throw forbidden(REFUSAL_KEYS.inviteOnly);
       return;
     }
     const problem = await this.inviteProblem(trx, invite);
@@ -160,7 +170,7 @@ export class Registration implements Admission {
       .executeTakeFirst();
     if (!taken) {
       // Another registration took it between the check and now.
-      if (mode === 'invite') throw forbidden(REFUSALS.used);
+      if (mode === 'invite') throw forbidden(REFUSAL_KEYS.used);
       return;
     }
     await recordAudit(trx, nowMs, {
@@ -173,7 +183,7 @@ export class Registration implements Admission {
 
   async createInvite(actor: Actor, input: { note?: string; days?: number }): Promise<NewInvite> {
     const note = input.note?.trim() ?? '';
-    if (note.length > MAX_NOTE_LENGTH) throw badRequest(`note must be at most ${MAX_NOTE_LENGTH} characters`);
+    if (note.length > MAX_NOTE_LENGTH) throw badRequest('registration.noteTooLong', { count: MAX_NOTE_LENGTH });
     const days = input.days ?? DEFAULT_INVITE_DAYS;
     const code = randomBytes(CODE_BYTES).toString('base64url');
     const id = await this.db.transaction().execute(async (trx) => {
@@ -212,8 +222,8 @@ export class Registration implements Admission {
     await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
       const row = await trx.selectFrom('invites').select(['id', 'used_at', 'revoked_at']).where('id', '=', id).executeTakeFirst();
-      if (!row) throw notFound(`No invitation ${id}`);
-      if (row.used_at !== null) throw conflict(`Invitation ${id} has already been used; there is nothing to withdraw`);
+      if (!row) throw notFound('registration.noInvite', { id });
+      if (row.used_at !== null) throw conflict('registration.inviteUsed', { id });
       if (row.revoked_at !== null) return;
       const revoked = await trx
         .updateTable('invites')
@@ -223,7 +233,7 @@ export class Registration implements Admission {
         .where('revoked_at', 'is', null)
         .executeTakeFirst();
       // A registration took it meanwhile (SQLite runs one write at a time; PostgreSQL may interleave).
-      if (revoked.numUpdatedRows !== 1n) throw conflict(`Invitation ${id} has already been used; there is nothing to withdraw`);
+      if (revoked.numUpdatedRows !== 1n) throw conflict('registration.inviteUsed', { id });
       await recordAudit(trx, now, { actor, action: 'invite.revoke', details: { invite: id } });
     });
     return this.invite(id);
@@ -257,15 +267,15 @@ export class Registration implements Admission {
   /** Why this invitation cannot make an account now (a 400 or 403 to throw), or null when it can. */
   private async inviteProblem(db: Executor, invite: string): Promise<ApiError | null> {
     const code = invite.trim();
-    if (!CODE_PATTERN.test(code)) return badRequest(REFUSALS.malformed);
+    if (!CODE_PATTERN.test(code)) return badRequest(REFUSAL_KEYS.malformed);
     const row = await db
       .selectFrom('invites')
       .select(['used_at', 'revoked_at', 'expires_at'])
       .where('code_hash', '=', tokenHash(code))
       .executeTakeFirst();
-    if (!row) return forbidden(REFUSALS.unknown);
+    if (!row) return forbidden(REFUSAL_KEYS.unknown);
     const status = statusOf(row, this.clock.now());
-    return status === 'usable' ? null : forbidden(REFUSALS[status]);
+    return status === 'usable' ? null : forbidden(REFUSAL_KEYS[status]);
   }
 }
 

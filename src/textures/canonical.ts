@@ -26,9 +26,9 @@ export function canonicalTexture(upload: Buffer, kind: TextureKind, maxWidth: nu
   try {
     image = decodePng(upload);
   } catch {
-    throw badRequest(`The ${kind} file is not a valid PNG: it is truncated or damaged`);
+    throw badRequest('textures.truncated', { context: kind });
   }
-  if (image.width !== header.width || image.height !== header.height) throw badRequest(`The ${kind} file is not a valid PNG`);
+  if (image.width !== header.width || image.height !== header.height) throw badRequest('textures.invalidPng', { context: kind });
   if (cape?.padded) image = padTo(image, 64 * cape.scale, 32 * cape.scale);
   const png = encodePng(image);
   return { png, image, digest: digestOf(png) };

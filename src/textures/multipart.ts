@@ -1,16 +1,17 @@
 // Reads a multipart upload: one PNG file field and a few text fields. The size limit is enforced while the
 // file streams in (413 past it), before a byte of it is decoded.
 import type { FastifyRequest } from 'fastify';
-import { ApiError, badRequest } from '../http/envelope.ts';
+import { ApiError, badRequest, message } from '../http/envelope.ts';
+import type { Message } from '../i18n/i18n.ts';
 
 /** @fastify/multipart's limits for a one-file texture upload: the file's own limit applies while it streams in. */
 export const uploadLimits = (maxTextureBytes: number) => ({ fileSize: maxTextureBytes, files: 1, fields: 20, fieldSize: 4096, parts: 25 });
 
 /** A byte count as people read it: 1 MB for 1048576, 512 KB for 524288 (binary units, as MAX_TEXTURE_BYTES is set). */
-export function readableSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${Number((bytes / (1024 * 1024)).toFixed(1))} MB`;
-  if (bytes >= 1024) return `${Number((bytes / 1024).toFixed(1))} KB`;
-  return `${bytes} bytes`;
+export function readableSize(bytes: number): Message {
+  if (bytes >= 1024 * 1024) return message('textures.size.megabytes', { value: Number((bytes / (1024 * 1024)).toFixed(1)) });
+  if (bytes >= 1024) return message('textures.size.kilobytes', { value: Number((bytes / 1024).toFixed(1)) });
+  return message('textures.size.bytes', { count: bytes });
 }
 
 export interface Upload {
@@ -19,20 +20,20 @@ export interface Upload {
 }
 
 export async function readUpload(request: FastifyRequest, fileField: string, maxBytes: number): Promise<Upload> {
-  if (!request.isMultipart()) throw new ApiError(415, `Send multipart/form-data with the PNG in the field "${fileField}"`);
+  if (!request.isMultipart()) throw new ApiError(415, message('textures.multipartNeeded', { field: fileField }));
   let file: Buffer | null = null;
   const fields = new Map<string, string[]>();
   for await (const part of request.parts()) {
     if (part.type === 'file') {
       if (part.fieldname !== fileField || file !== null) {
         await part.toBuffer().catch(() => undefined);
-        throw badRequest(`Unexpected file in field "${part.fieldname}": send one PNG in the field "${fileField}"`);
+        throw badRequest('textures.unexpectedFile', { got: part.fieldname, field: fileField });
       }
       try {
         file = await part.toBuffer();
       } catch (error) {
         if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new ApiError(413, `The file in "${fileField}" is larger than the limit of ${readableSize(maxBytes)}`);
+          throw new ApiError(413, message('textures.fileTooLarge', { field: fileField, size: readableSize(maxBytes) }));
         }
         throw error;
       }
@@ -40,7 +41,7 @@ export async function readUpload(request: FastifyRequest, fileField: string, max
       fields.set(part.fieldname, [...(fields.get(part.fieldname) ?? []), String(part.value)]);
     }
   }
-  if (file === null) throw badRequest(`field "${fileField}" is required: the PNG file`);
+  if (file === null) throw badRequest('textures.fileRequired', { field: fileField });
   return { file, fields };
 }
 
@@ -49,7 +50,7 @@ export function optionalBoolean(fields: Map<string, string[]>, name: string): bo
   if (value === undefined || value === '') return undefined;
   if (value === 'true') return true;
   if (value === 'false') return false;
-  throw badRequest(`field "${name}" must be true or false`);
+  throw badRequest('textures.notBoolean', { field: name });
 }
 
 /** User ids given as repeated fields, a JSON array, or a comma-separated list (contract section 5). */
@@ -60,13 +61,13 @@ export function userIdList(fields: Map<string, string[]>, name: string): number[
     try {
       items = value.trim().startsWith('[') ? (JSON.parse(value) as unknown[]) : value.split(',');
     } catch {
-      throw badRequest(`field "${name}" is not a valid JSON array`);
+      throw badRequest('textures.notJsonArray', { field: name });
     }
-    if (!Array.isArray(items)) throw badRequest(`field "${name}" must list user ids`);
+    if (!Array.isArray(items)) throw badRequest('textures.notUserIds', { field: name });
     for (const item of items) {
       const text = String(item).trim();
       if (text === '') continue;
-      if (!/^\d{1,15}$/.test(text)) throw badRequest(`field "${name}" must list user ids (whole numbers); "${text}" is not one`);
+      if (!/^\d{1,15}$/.test(text)) throw badRequest('textures.notUserId', { field: name, value: text });
       ids.push(Number(text));
     }
   }

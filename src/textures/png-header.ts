@@ -11,11 +11,11 @@ export interface PngHeader {
   height: number;
 }
 
-export function readPngHeader(bytes: Buffer, what: string): PngHeader {
-  if (bytes.length === 0) throw badRequest(`The ${what} file is empty`);
-  if (bytes.length < 8 || !bytes.subarray(0, 8).equals(SIGNATURE)) throw badRequest(`The ${what} file is not a PNG image`);
+export function readPngHeader(bytes: Buffer, what: 'skin' | 'cape'): PngHeader {
+  if (bytes.length === 0) throw badRequest('textures.empty', { context: what });
+  if (bytes.length < 8 || !bytes.subarray(0, 8).equals(SIGNATURE)) throw badRequest('textures.notPng', { context: what });
   if (bytes.length < 33 || bytes.readUInt32BE(8) !== 13 || bytes.toString('latin1', 12, 16) !== 'IHDR') {
-    throw badRequest(`The ${what} file is not a valid PNG: its header is missing or damaged`);
+    throw badRequest('textures.headerMissing', { context: what });
   }
   const width = bytes.readUInt32BE(16);
   const height = bytes.readUInt32BE(20);
@@ -23,6 +23,6 @@ export function readPngHeader(bytes: Buffer, what: string): PngHeader {
   const colourType = bytes[25]!;
   const valid =
     width > 0 && height > 0 && BIT_DEPTHS[colourType]?.includes(bitDepth) && bytes[26] === 0 && bytes[27] === 0 && bytes[28]! <= 1;
-  if (!valid) throw badRequest(`The ${what} file is not a valid PNG: its header is damaged`);
+  if (!valid) throw badRequest('textures.headerDamaged', { context: what });
   return { width, height };
 }

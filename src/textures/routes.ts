@@ -3,7 +3,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { actorOf } from '../audit/audit.ts';
-import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
+import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
+import type { Message } from '../i18n/i18n.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
 import { CAPE_EXAMPLE, CAPE_RECORD_SCHEMA } from '../http/shapes/cape-record.ts';
 import { SKIN_EXAMPLE, SKIN_RECORD_SCHEMA } from '../http/shapes/skin-record.ts';
@@ -11,17 +12,17 @@ import { optionalBoolean, readUpload, uploadLimits, userIdList } from './multipa
 import type { Wardrobe } from './wardrobe.ts';
 
 const listOf = (items: object, example: unknown) => ({ 200: envelopeSchema({ type: 'array', items }, ok([example])) });
-const deletedSchema = (uuid: string, msg: string) =>
+const deletedSchema = (uuid: string, msg: Message) =>
   envelopeSchema({ type: 'object', properties: { uuid: { type: 'string' } } }, ok({ uuid }, msg));
 const png = (description: string) => ({ type: 'string', format: 'binary', description });
 const home = ['home'];
 const admin = ['admin'];
-const SKIN_UPLOADED = 'Skin uploaded';
-const CAPE_UPLOADED = 'Cape uploaded';
-const SKIN_SAVED = 'Skin saved';
-const SKIN_DELETED = 'Skin deleted';
-const CAPE_DELETED = 'Cape deleted';
-const CAPES_SAVED = 'Capes saved';
+const SKIN_UPLOADED = message('textures.skinUploaded');
+const CAPE_UPLOADED = message('textures.capeUploaded');
+const SKIN_SAVED = message('textures.skinSaved');
+const SKIN_DELETED = message('textures.skinDeleted');
+const CAPE_DELETED = message('textures.capeDeleted');
+const CAPES_SAVED = message('textures.capesSaved');
 const uuidParam = { type: 'object', required: ['uuid'], properties: { uuid: { type: 'string', maxLength: 64 } } } as const;
 const skinChanges = {
   name: { type: 'string', maxLength: 256 },

@@ -4,9 +4,7 @@ import { badRequest } from '../http/envelope.ts';
 export function checkSkinSize({ width, height }: { width: number; height: number }, maxWidth: number) {
   const ok = width % 64 === 0 && width >= 64 && width <= maxWidth && (height === width || height * 2 === width);
   if (!ok) {
-    throw badRequest(
-      `A skin must be 64 to ${maxWidth} pixels wide in multiples of 64, and as high as it is wide or half as high (this one is ${width}x${height})`,
-    );
+    throw badRequest('textures.skinSize', { max: maxWidth, width, height });
   }
 }
 
@@ -15,7 +13,5 @@ export function checkCapeSize({ width, height }: { width: number; height: number
   if (width % 64 === 0 && width >= 64 && width <= maxWidth && height * 2 === width) return { scale: width / 64, padded: false };
   const scale = width / 22;
   if (Number.isInteger(scale) && scale >= 1 && height === 17 * scale && 64 * scale <= maxWidth) return { scale, padded: true };
-  throw badRequest(
-    `A cape must be 64x32 pixels or a multiple of it (up to ${maxWidth} wide), or 22x17 or a multiple of it (this one is ${width}x${height})`,
-  );
+  throw badRequest('textures.capeSize', { max: maxWidth, width, height });
 }

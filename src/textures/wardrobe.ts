@@ -9,7 +9,7 @@ import type { Clock } from '../clock.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
 import { effectiveLevel } from '../accounts/standing.ts';
 import { badRequest, forbidden, notFound } from '../http/envelope.ts';
-import { queueMail } from '../mail/outbox.ts';
+import { languageOfUser, queueMail } from '../mail/outbox.ts';
 import { skinRemovedMessage } from '../mail/templates.ts';
 import { isSlimSkin } from '../skin/texture.ts';
 import { canonicalTexture } from './canonical.ts';
@@ -27,9 +27,9 @@ export interface Page {
 
 export const MAX_SKINS_PER_PLAYER = 100;
 
-function checkName(value: string, what: string): string {
+function checkName(value: string, what: 'skin' | 'cape'): string {
   const name = value.trim();
-  if (name.length < 1 || name.length > 64) throw badRequest(`${what} name must be 1 to 64 characters`);
+  if (name.length < 1 || name.length > 64) throw badRequest('textures.nameLength', { context: what });
   return name;
 }
 
@@ -60,7 +60,7 @@ export class Wardrobe {
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .where('user_id', '=', userId)
         .executeTakeFirstOrThrow();
-      if (Number(count) >= MAX_SKINS_PER_PLAYER) throw badRequest(`You have ${MAX_SKINS_PER_PLAYER} skins already; delete one first`);
+      if (Number(count) >= MAX_SKINS_PER_PLAYER) throw badRequest('textures.tooManySkins', { count: MAX_SKINS_PER_PLAYER });
       const now = this.clock.now();
       const uuid = randomUUID();
       const { id } = await trx
@@ -218,7 +218,7 @@ export class Wardrobe {
    */
   async moderateDeleteSkin(editor: { actor: Actor; level: number }, skinUuid: string, reason = ''): Promise<{ uuid: string }> {
     const why = reason.trim();
-    if (why.length > 500) throw badRequest('Keep the reason under 500 characters');
+    if (why.length > 500) throw badRequest('textures.reasonTooLong');
     const skin = await this.skinOf(this.db, skinUuid, null);
     await this.library.releasing(async (trx) => {
       const owner = await trx
@@ -229,8 +229,7 @@ export class Wardrobe {
         .executeTakeFirstOrThrow();
       const now = this.clock.now();
       const grant = owner.role_level === null ? null : { role_level: owner.role_level, expires_at: owner.expires_at };
-      if (effectiveLevel(owner.perms, grant, now) >= editor.level)
-        throw forbidden('You cannot delete the skin of a user at or above your own level');
+      if (effectiveLevel(owner.perms, grant, now) >= editor.level) throw forbidden('textures.skinAtOrAboveOwnLevel');
       const { name } = await trx.selectFrom('skins').select('name').where('id', '=', skin.id).executeTakeFirstOrThrow();
       await trx.deleteFrom('skins').where('id', '=', skin.id).execute();
       await recordAudit(trx, now, {
@@ -239,7 +238,9 @@ export class Wardrobe {
         target: owner.id,
         details: { skin: skin.uuid, name, reason: why },
       });
-      await queueMail(trx, now, owner.mail, skinRemovedMessage(owner.username ?? owner.mail, name, why));
+      // In the owner's language, not the moderator's (contract section 14).
+      const language = await languageOfUser(trx, owner.id);
+      await queueMail(trx, now, owner.mail, skinRemovedMessage(language, owner.username ?? owner.mail, name, why, new Date(now)));
       return { result: undefined, released: [skin.texture_digest] };
     });
     this.changed();
@@ -292,8 +293,7 @@ export class Wardrobe {
   /** Replaces the set of capes the user owns; a cape they lose is also unselected and unlinked from their skins. */
   async setUserCapes(actor: Actor, identifier: string, body: { user?: number; cape: string[] }): Promise<{ id: number; capes: string[] }> {
     const user = await userByIdentifier(this.db, identifier);
-    if (body.user !== undefined && body.user !== user.id)
-      throw badRequest(`user ${body.user} does not match the user in the path (${user.id})`);
+    if (body.user !== undefined && body.user !== user.id) throw badRequest('admin.userMismatch', { given: body.user, id: user.id });
     const capeIds: number[] = [];
     for (const capeUuid of new Set(body.cape)) capeIds.push((await this.capeByUuid(this.db, capeUuid, 400)).id);
     await this.db.transaction().execute(async (trx) => {
@@ -444,8 +444,8 @@ export class Wardrobe {
       uuid &&
       (await db.selectFrom('skins').select(['id', 'uuid', 'user_id', 'texture_digest']).where('uuid', '=', uuid).executeTakeFirst());
     if (!skin || (ownerId !== null && skin.user_id !== ownerId)) {
-      if (field) throw badRequest(`${field} must be the UUID of one of your skins`);
-      throw notFound(`No skin ${skinUuid}`);
+      if (field) throw badRequest('textures.notYourSkin', { field });
+      throw notFound('textures.noSkin', { uuid: skinUuid });
     }
     return skin;
   }
@@ -454,7 +454,7 @@ export class Wardrobe {
     const uuid = normalizeUuid(capeUuid);
     const cape =
       uuid && (await db.selectFrom('capes').select(['id', 'uuid', 'name', 'texture_digest']).where('uuid', '=', uuid).executeTakeFirst());
-    if (!cape) throw status === 400 ? badRequest(`No cape ${capeUuid}`) : notFound(`No cape ${capeUuid}`);
+    if (!cape) throw status === 400 ? badRequest('textures.noCape', { uuid: capeUuid }) : notFound('textures.noCape', { uuid: capeUuid });
     return cape;
   }
 
@@ -469,7 +469,7 @@ export class Wardrobe {
         .where('capes.uuid', '=', uuid)
         .where('cape_owners.user_id', '=', userId)
         .executeTakeFirst());
-    if (!owned) throw badRequest(`${field} must be the UUID of a cape the player owns, or "" for none`);
+    if (!owned) throw badRequest('textures.capeNotOwned', { field });
     return owned.id;
   }
 
@@ -477,6 +477,6 @@ export class Wardrobe {
     if (userIds.length === 0) return;
     const found = new Set((await db.selectFrom('users').select('id').where('id', 'in', userIds).execute()).map((row) => row.id));
     const missing = userIds.filter((id) => !found.has(id));
-    if (missing.length > 0) throw badRequest(`owners: no user with id ${missing.join(', ')}`);
+    if (missing.length > 0) throw badRequest('textures.noOwners', { ids: missing.join(', ') });
   }
 }

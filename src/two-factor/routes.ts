@@ -3,15 +3,14 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { actorOf } from '../audit/audit.ts';
-import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
+import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
 import { PLAYER_UUID } from '../http/shapes/example-story.ts';
 import type { TwoFactorService } from './service.ts';
 
-const SETUP_MADE = 'Scan the QR code (or type the secret) in your authenticator app, then confirm with the code it shows';
-const TURNED_ON =
-  'Two-factor login is on. Keep these recovery codes somewhere safe: each works once instead of a code, and they are shown only now';
-const TURNED_OFF = 'Two-factor login is off';
-const TURNED_OFF_FOR = 'Two-factor login is off for this player; they were mailed';
+const SETUP_MADE = message('twoFactor.setupMade');
+const TURNED_ON = message('twoFactor.turnedOn');
+const TURNED_OFF = message('twoFactor.turnedOff');
+const TURNED_OFF_FOR = message('twoFactor.turnedOffFor');
 
 const SECRET_EXAMPLE = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
 const SETUP_SCHEMA = {

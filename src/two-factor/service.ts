@@ -20,7 +20,7 @@ import type { Clock } from '../clock.ts';
 import { isPostgres } from '../database/dialect.ts';
 import type { Database, Executor } from '../database/schema.ts';
 import { badRequest, conflict, forbidden, unauthorized } from '../http/envelope.ts';
-import { queueMail } from '../mail/outbox.ts';
+import { languageOfUser, queueMail } from '../mail/outbox.ts';
 import { twoFactorOffMessage } from '../mail/templates.ts';
 import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
 import type { SecretBox } from './secret-box.ts';
@@ -64,8 +64,8 @@ export interface TwoFactorDeps {
   mailQueued: () => void;
 }
 
-const CODE_WRONG = 'code is wrong or was already used: type the current code from your app, or one of your recovery codes';
-const NOT_ON = 'Two-factor login is not on for this account';
+const CODE_WRONG = 'twoFactor.codeWrong';
+const NOT_ON = 'twoFactor.notOn';
 
 export class TwoFactorService implements SecondFactor {
   constructor(private readonly deps: TwoFactorDeps) {}
@@ -128,7 +128,7 @@ export class TwoFactorService implements SecondFactor {
   async begin(caller: Caller): Promise<TwoFactorSetup> {
     const { db, clock, box } = this.deps;
     const userId = caller.user.id;
-    if (await this.isOn(userId)) throw conflict('Two-factor login is already on; turn it off first to set up a new app');
+    if (await this.isOn(userId)) throw conflict('twoFactor.alreadyOnSetup');
     const secret = new Secret({ size: 20 });
     const now = clock.now();
     await db.transaction().execute(async (trx) => {
@@ -149,13 +149,13 @@ export class TwoFactorService implements SecondFactor {
   async confirm(caller: Caller, code: string, clientAddress: string): Promise<string[]> {
     const userId = caller.user.id;
     const pending = await this.deps.db.selectFrom('two_factor').select('enabled_at').where('user_id', '=', userId).executeTakeFirst();
-    if (!pending) throw conflict('Start the setup first (POST /api/home/2fa): there is no secret to confirm');
-    if (pending.enabled_at !== null) throw conflict('Two-factor login is already on');
+    if (!pending) throw conflict('twoFactor.startFirst');
+    if (pending.enabled_at !== null) throw conflict('twoFactor.alreadyOn');
     await this.ensureAllowed(userId, clientAddress);
     if (!TOTP_FORM.test(code) || !(await this.takeTotp(userId, code.replace(/\s/g, ''), 'pending'))) {
       await this.countFailure(userId, clientAddress);
       // 400, not 401: the player is logged in, only this code is wrong.
-      throw badRequest('code is wrong: type the 6-digit code your app shows now for this account');
+      throw badRequest('twoFactor.setupCodeWrong');
     }
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
     await this.deps.db.transaction().execute(async (trx) => {
@@ -179,7 +179,7 @@ export class TwoFactorService implements SecondFactor {
     const { password: hash } = await db.selectFrom('users').select('password').where('id', '=', userId).executeTakeFirstOrThrow();
     if (!(await verifyPassword(hash, password))) {
       await this.countFailure(userId, clientAddress);
-      throw unauthorized('password is wrong');
+      throw unauthorized('twoFactor.passwordWrong');
     }
     if (!(await this.accept(userId, code))) {
       await this.countFailure(userId, clientAddress);
@@ -204,9 +204,9 @@ export class TwoFactorService implements SecondFactor {
       .executeTakeFirst();
     const targetLevel = effectiveLevel(target.perms, grant ?? null, clock.now());
     if (by.level !== null && (by.level < LEVELS.admin || targetLevel >= by.level)) {
-      throw forbidden('You can only turn off two-factor login of players below your own level');
+      throw forbidden('twoFactor.belowOwnLevel');
     }
-    if (!(await this.isOn(target.id))) throw conflict(`Two-factor login is not on for ${target.username ?? target.mail}`);
+    if (!(await this.isOn(target.id))) throw conflict('twoFactor.notOnFor', { user: target.username ?? target.mail });
     await this.remove(target.id, async (trx, now) => {
       await recordAudit(trx, now, {
         actor: by.actor,
@@ -214,8 +214,10 @@ export class TwoFactorService implements SecondFactor {
         target: target.id,
         details: { by: by.level === null ? 'operator' : 'admin' },
       });
-      const who = by.level === null ? "The site's operator" : `An administrator (${by.actor.name})`;
-      await queueMail(trx, now, target.mail, twoFactorOffMessage(who, `${this.deps.publicUrl}/home`));
+      // In the player's language, not the administrator's (contract section 14).
+      const language = await languageOfUser(trx, target.id);
+      const who = by.level === null ? null : by.actor.name;
+      await queueMail(trx, now, target.mail, twoFactorOffMessage(language, who, `${this.deps.publicUrl}/home`));
     });
     this.deps.mailQueued();
     return { id: target.id };

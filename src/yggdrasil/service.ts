@@ -10,7 +10,8 @@ import { revokeGameTokens } from '../accounts/service.ts';
 import { STANDING_MESSAGES, standingProblem } from '../accounts/standing.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
-import { ApiError, badRequest, forbidden, unauthorized } from '../http/envelope.ts';
+import { ApiError, fixedError } from '../http/envelope.ts';
+import { t } from '../i18n/i18n.ts';
 import { bearerToken } from '../http/secrets.ts';
 import type { JoinRecords } from '../joins/join-records.ts';
 import type { ServiceKey } from '../signing/service-key.ts';
@@ -91,7 +92,7 @@ export class YggdrasilService {
     // specification's "already has a profile assigned"; naming the same one is accepted.
     const asked = input.selectedProfile;
     if (asked && (asked.id === undefined || normalizeUuid(asked.id) !== player.uuid)) {
-      throw badRequest('Access token already has a profile assigned.');
+      throw fixedError(400, 'Access token already has a profile assigned.');
     }
     const accessToken = await this.deps.db.transaction().execute(async (trx) => {
       // Refreshes of one token at the same moment all found it live: only the one that revokes it gets a new token.
@@ -152,7 +153,7 @@ export class YggdrasilService {
 
   /** Names to profiles, without regard to letter case; unknown names are left out. */
   async lookUpNames(names: string[]): Promise<ProfileRef[]> {
-    if (names.length > MAX_NAMES_PER_LOOKUP) throw badRequest(`At most ${MAX_NAMES_PER_LOOKUP} names per lookup`);
+    if (names.length > MAX_NAMES_PER_LOOKUP) throw fixedError(400, `At most ${MAX_NAMES_PER_LOOKUP} names per lookup`);
     const keys = [...new Set(names.map(usernameKey))];
     if (keys.length === 0) return [];
     const rows = await this.deps.db
@@ -178,7 +179,7 @@ export class YggdrasilService {
   /** PUT api/user/profile/{uuid}/cape: capes come from admins, never from a launcher. */
   async refuseCapeUpload(bearer: string | undefined, profileId: string): Promise<never> {
     await this.ownProfile(bearer, profileId);
-    throw forbidden('Capes are given by the administrators; a launcher cannot upload one');
+    throw fixedError(403, 'Capes are given by the administrators; a launcher cannot upload one');
   }
 
   async certificates(bearer: string | undefined): Promise<PlayerCertificates> {
@@ -202,11 +203,11 @@ export class YggdrasilService {
   /** The Bearer token of api/user and minecraftservices calls: 401 without a valid one. */
   private async bearerTokenOf(header: string | undefined) {
     const token = bearerToken(header);
-    if (!token) throw unauthorized('Send the header Authorization: Bearer <access token>');
+    if (!token) throw fixedError(401, 'Send the header Authorization: Bearer <access token>');
     try {
       return await this.validToken(token);
     } catch (error) {
-      if (error instanceof ApiError) throw unauthorized('The access token is invalid, expired or revoked; log in again');
+      if (error instanceof ApiError) throw fixedError(401, 'The access token is invalid, expired or revoked; log in again');
       throw error;
     }
   }
@@ -214,14 +215,14 @@ export class YggdrasilService {
   /** Nobody changes another player's textures: the token's profile must be the one in the path. */
   private async ownProfile(bearer: string | undefined, profileId: string): Promise<FinishedHolder> {
     const { player } = await this.bearerTokenOf(bearer);
-    if (normalizeUuid(profileId) !== player.uuid) throw forbidden("This access token is not this profile's");
+    if (normalizeUuid(profileId) !== player.uuid) throw fixedError(403, "This access token is not this profile's");
     return player;
   }
 
   /** Banned, unverified and unfinished accounts may not play: 403 saying why. */
   private inGoodStanding(user: TokenHolder): FinishedHolder {
     const problem = standingProblem({ ...user, level: user.perms });
-    if (problem) throw forbidden(STANDING_MESSAGES[problem]);
+    if (problem) throw fixedError(403, t('en', STANDING_MESSAGES[problem]));
     return user as FinishedHolder;
   }
 }

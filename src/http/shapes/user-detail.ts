@@ -19,6 +19,8 @@ export interface UserDetail {
   Mail_verification: number;
   /** Beyond interface.md (contract section 12): whether two-factor login is on. */
   TwoFactor: boolean;
+  /** Beyond interface.md (contract section 14): the language of the account's mails, en, ru or zh-CN. */
+  Language: string;
   /** Beyond interface.md, only in the admin view: the user id. */
   Id?: number;
   /** Beyond interface.md, only in the admin view: the stored perms (PermLvl is the effective level). */
@@ -47,6 +49,7 @@ export const USER_DETAIL_SCHEMA = recordSchema<UserDetail>(
     Discord: recordSchema<UserDetail['Discord']>({ userid: { type: 'string' }, username: { type: 'string' }, avatar: { type: 'string' } }),
     Mail_verification: { type: 'integer' },
     TwoFactor: { type: 'boolean' },
+    Language: { type: 'string', enum: ['en', 'ru', 'zh-CN'] },
     Id: { type: 'integer' },
     Perms: { type: 'integer' },
   },
@@ -67,4 +70,5 @@ export const USER_DETAIL_EXAMPLE: UserDetail = {
   Discord: { userid: '', username: '', avatar: '' },
   Mail_verification: 1,
   TwoFactor: false,
+  Language: 'en',
 };
