@@ -6,6 +6,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { SkinViewer } from 'skinview3d';
+import { t } from './i18n.ts';
 
 const MIN_ZOOM = 0.5;
 const MAX_ZOOM = 2;
@@ -41,6 +42,8 @@ export function SkinPreview(props: {
   const [zoom, setZoom] = useState(0.85);
   // Paused from the start for people who asked their system for less motion.
   const [paused, setPaused] = useState(prefersReducedMotion);
+  /** Whether the canvas is on the screen: scrolled away, it is not drawn at all. */
+  const [onScreen, setOnScreen] = useState(true);
   const [hintId] = useState(() => `preview-hint-${Math.random().toString(36).slice(2)}`);
 
   useEffect(() => {
@@ -108,9 +111,14 @@ export function SkinPreview(props: {
   useEffect(() => {
     if (!viewer) return;
     if (viewer.animation) viewer.animation.paused = paused;
-    viewer.renderPaused = paused;
+    viewer.renderPaused = paused || !onScreen;
     redraw(viewer);
-  }, [viewer, paused]);
+  }, [viewer, paused, onScreen]);
+  useEffect(() => {
+    const observer = new IntersectionObserver(([entry]) => setOnScreen(entry?.isIntersecting ?? true));
+    observer.observe(canvas.current!);
+    return () => observer.disconnect();
+  }, []);
 
   // The wheel zooms the preview, not the page; passive: false, so that the page does not scroll as well.
   useEffect(() => {
@@ -148,18 +156,18 @@ export function SkinPreview(props: {
       />
       <figcaption>
         {props.caption}
-        <small id={hintId}>Drag to turn it, or focus it and use the arrow keys; + and − zoom.</small>
+        <small id={hintId}>{t('preview.hint')}</small>
         <div class="actions preview-controls">
           <button type="button" class="secondary" onClick={() => setPaused(!paused)}>
-            {paused ? 'Play animation' : 'Pause animation'}
+            {paused ? t('preview.play') : t('preview.pause')}
           </button>
           <button type="button" class="secondary" onClick={() => setAngle(facingBack ? FRONT : Math.PI + FRONT)}>
-            {facingBack ? 'Show front' : 'Show back'}
+            {facingBack ? t('preview.front') : t('preview.back')}
           </button>
           <button
             type="button"
             class="secondary"
-            aria-label="Zoom in"
+            aria-label={t('preview.zoomIn')}
             disabled={zoom >= MAX_ZOOM}
             onClick={() => setZoom(clampZoom(zoom * ZOOM_STEP))}
           >
@@ -168,7 +176,7 @@ export function SkinPreview(props: {
           <button
             type="button"
             class="secondary"
-            aria-label="Zoom out"
+            aria-label={t('preview.zoomOut')}
             disabled={zoom <= MIN_ZOOM}
             onClick={() => setZoom(clampZoom(zoom / ZOOM_STEP))}
           >
