@@ -6,7 +6,6 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { SkinViewer } from 'skinview3d';
-import { t } from './i18n.ts';
 
 const MIN_ZOOM = 0.5;
 const MAX_ZOOM = 2;
@@ -156,18 +155,18 @@ export function SkinPreview(props: {
       />
       <figcaption>
         {props.caption}
-        <small id={hintId}>{t('preview.hint')}</small>
+        <small id={hintId}>Drag to turn it, or focus it and use the arrow keys; + and − zoom.</small>
         <div class="actions preview-controls">
           <button type="button" class="secondary" onClick={() => setPaused(!paused)}>
-            {paused ? t('preview.play') : t('preview.pause')}
+            {paused ? 'Play animation' : 'Pause animation'}
           </button>
           <button type="button" class="secondary" onClick={() => setAngle(facingBack ? FRONT : Math.PI + FRONT)}>
-            {facingBack ? t('preview.front') : t('preview.back')}
+            {facingBack ? 'Show front' : 'Show back'}
           </button>
           <button
             type="button"
             class="secondary"
-            aria-label={t('preview.zoomIn')}
+            aria-label="Zoom in"
             disabled={zoom >= MAX_ZOOM}
             onClick={() => setZoom(clampZoom(zoom * ZOOM_STEP))}
           >
@@ -176,7 +175,7 @@ export function SkinPreview(props: {
           <button
             type="button"
             class="secondary"
-            aria-label={t('preview.zoomOut')}
+            aria-label="Zoom out"
             disabled={zoom <= MIN_ZOOM}
             onClick={() => setZoom(clampZoom(zoom / ZOOM_STEP))}
           >
