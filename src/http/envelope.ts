@@ -282,7 +282,7 @@ export function installEnvelope(app: FastifyInstance, options: EnvelopeOptions =
     const routePath = (match?.store as { path?: string } | undefined)?.path;
     if (routePath !== undefined) {
       const allowed = [...methodsByPath.get(routePath)!].filter((method) => method !== 'HEAD');
-      sendError(reply, 405, message('http.methodNotAllowed', { method: request.method, path, allowed: allowed.join(', ') }), {
+      sendError(reply, 405, message('http.methodNotAllowed', { method: request.method, path, allowed }), {
         allow: allowed.join(', '),
       });
       return;

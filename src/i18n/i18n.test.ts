@@ -81,6 +81,11 @@ describeEachDatabase('languages of the API and the mails', (kind) => {
     const noUser = await service.call('GET', '/api/admin/user/nobody_at_all', { token: await service.ownerToken(), headers: RU });
     assert.deepEqual([noUser.status, noUser.body.msg], [404, 'Пользователь nobody_at_all не найден']);
 
+    const method = await service.call('PUT', '/api/home/skins', { headers: RU });
+    assert.deepEqual([method.status, method.body.msg], [405, 'Метод PUT недоступен для /api/home/skins; используйте POST или GET']);
+    const methodEn = await service.call('PUT', '/api/home/skins');
+    assert.equal(methodEn.body.msg, 'Method PUT is not allowed on /api/home/skins; use POST or GET');
+
     // Success messages too.
     const login = await service.call('POST', '/api/auth/login', {
       body: { username: OWNER.username, password: OWNER.password },

@@ -19,9 +19,10 @@ export interface Message {
 
 /**
  * A message's values. A value may be a message itself, put into words in the same language first (a validation
- * sentence names its field with one), or a list of messages, one sentence each, joined with `; `.
+ * sentence names its field with one), or a list of messages, one sentence each, joined with `; `, or a list of
+ * words for i18next's `list` formatter (`{{allowed, list(type: disjunction)}}`: "GET or POST").
  */
-export type Params = Record<string, string | number | Date | Message | Message[]>;
+export type Params = Record<string, string | number | Date | Message | Message[] | string[]>;
 
 function loadResources(): Resource {
   const resources: Resource = {};
@@ -54,8 +55,11 @@ void instance.init({
 export function t(language: Language, key: string, params: Params = {}): string {
   const values: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(params)) {
-    if (Array.isArray(value)) values[name] = value.map((item) => render(language, item)).join('; ');
-    else if (typeof value === 'object' && !(value instanceof Date)) values[name] = render(language, value);
+    if (Array.isArray(value)) {
+      values[name] = value.every((item) => typeof item === 'string')
+        ? value
+        : value.map((item) => render(language, item as Message)).join('; ');
+    } else if (typeof value === 'object' && !(value instanceof Date)) values[name] = render(language, value);
     else values[name] = value;
   }
   return instance.t(key, { ...values, lng: language }) as string;
