@@ -6,6 +6,7 @@
 import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { SkinViewer } from 'skinview3d';
+import { t } from './i18n.ts';
 
 const MIN_ZOOM = 0.5;
 const MAX_ZOOM = 2;
@@ -155,18 +156,18 @@ export function SkinPreview(props: {
       />
       <figcaption>
         {props.caption}
-        <small id={hintId}>Drag to turn it, or focus it and use the arrow keys; + and − zoom.</small>
+        <small id={hintId}>{t('preview.hint')}</small>
         <div class="actions preview-controls">
           <button type="button" class="secondary" onClick={() => setPaused(!paused)}>
-            {paused ? 'Play animation' : 'Pause animation'}
+            {paused ? t('preview.play') : t('preview.pause')}
           </button>
           <button type="button" class="secondary" onClick={() => setAngle(facingBack ? FRONT : Math.PI + FRONT)}>
-            {facingBack ? 'Show front' : 'Show back'}
+            {facingBack ? t('preview.front') : t('preview.back')}
           </button>
           <button
             type="button"
             class="secondary"
-            aria-label="Zoom in"
+            aria-label={t('preview.zoomIn')}
             disabled={zoom >= MAX_ZOOM}
             onClick={() => setZoom(clampZoom(zoom * ZOOM_STEP))}
           >
@@ -175,7 +176,7 @@ export function SkinPreview(props: {
           <button
             type="button"
             class="secondary"
-            aria-label="Zoom out"
+            aria-label={t('preview.zoomOut')}
             disabled={zoom <= MIN_ZOOM}
             onClick={() => setZoom(clampZoom(zoom / ZOOM_STEP))}
           >

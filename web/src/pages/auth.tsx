@@ -5,6 +5,7 @@ import { api, session } from '../api.ts';
 import { Field, Form, Notice, Page, messageOf } from '../components.tsx';
 import { leaveNote, takeNote } from '../flash.ts';
 import { DiscordLoginButton, DiscordLoginNote } from './discord.tsx';
+import { Rich, t, useT } from '../i18n.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import { useRegistrationGate } from './registration-gate.tsx';
 import { asksForCode, LoginCodeStep } from './two-factor.tsx';
@@ -15,21 +16,22 @@ export function CarriedNote() {
 }
 
 export function LoginPage() {
+  useT();
   // Two-factor login: after a right password the API asks for the code (totp_required), a second step in the page.
   const [secondStep, setSecondStep] = useState<{ username: string; password: string } | null>(null);
   if (secondStep) {
     return (
-      <Page title="Log in">
+      <Page title={t('login.title')}>
         <LoginCodeStep {...secondStep} onBack={() => setSecondStep(null)} />
       </Page>
     );
   }
   return (
-    <Page title="Log in">
+    <Page title={t('login.title')}>
       <CarriedNote />
       <DiscordLoginNote />
       <Form
-        submitLabel="Log in"
+        submitLabel={t('login.submit')}
         submit={async ({ username, password }) => {
           try {
             const reply = await api.post<{ jwt: string }>('/api/auth/login', { username, password });
@@ -41,28 +43,32 @@ export function LoginPage() {
           }
         }}
       >
-        <Field label="Username or mail" name="username" required autocomplete="username" />
-        <Field label="Password" name="password" type="password" required autocomplete="current-password" />
+        <Field label={t('login.username')} name="username" required autocomplete="username" />
+        <Field label={t('field.password')} name="password" type="password" required autocomplete="current-password" />
       </Form>
       <DiscordLoginButton />
       <p class="links">
-        <Link href="/register">Create an account</Link> · <Link href="/reset">Forgot your password?</Link>
+        <Rich
+          text={t('login.links')}
+          parts={{ register: (text) => <Link href="/register">{text}</Link>, reset: (text) => <Link href="/reset">{text}</Link> }}
+        />
       </p>
     </Page>
   );
 }
 
 export function RegisterPage() {
+  useT();
   const [mismatch, setMismatch] = useState(false);
   const again = useRef<HTMLDivElement>(null);
   // An invitation link opens /register?invite=CODE; closed or by invitation only, the page says so instead of the form.
   const invite = useLocation().query.get('invite') || undefined;
   const refusal = useRegistrationGate(invite);
-  if (refusal) return <Page title="Create an account">{refusal}</Page>;
+  if (refusal) return <Page title={t('register.title')}>{refusal}</Page>;
   return (
-    <Page title="Create an account">
+    <Page title={t('register.title')}>
       <Form
-        submitLabel="Register"
+        submitLabel={t('register.submit')}
         submit={async ({ mail, password, password_again }) => {
           // A typo in a hidden password would lock the player out of the account they are creating.
           setMismatch(password !== password_again);
@@ -71,25 +77,32 @@ export function RegisterPage() {
             return;
           }
           const reply = await api.post('/api/auth/register', { mail, password, invite });
-          leaveNote(`We sent a code to ${mail}. Open the link in the mail, or enter the code here.`);
+          leaveNote(t('register.sent', { mail }));
           navigate(reply.url ?? '/register/confirm');
         }}
       >
-        <Field label="Mail address" name="mail" type="email" required autocomplete="email" />
-        <Field label="Password" name="password" type="password" required autocomplete="new-password" hint="At least 8 characters" />
+        <Field label={t('field.mail')} name="mail" type="email" required autocomplete="email" />
+        <Field
+          label={t('field.password')}
+          name="password"
+          type="password"
+          required
+          autocomplete="new-password"
+          hint={t('field.passwordHint', { count: 8 })}
+        />
         <div ref={again}>
           <Field
-            label="Password (again)"
+            label={t('register.passwordAgain')}
             name="password_again"
             type="password"
             required
             autocomplete="new-password"
-            error={mismatch ? 'The two passwords differ: type the same password twice.' : null}
+            error={mismatch ? t('register.mismatch') : null}
           />
         </div>
       </Form>
       <p class="links">
-        Already registered? <Link href="/login">Log in</Link>
+        <Rich text={t('register.already')} parts={{ login: (text) => <Link href="/login">{text}</Link> }} />
       </p>
     </Page>
   );
@@ -97,6 +110,7 @@ export function RegisterPage() {
 
 /** Step 2: the code from the mail, filled in from the link or typed. */
 export function RegisterConfirmPage() {
+  useT();
   const { query } = useLocation();
   const confirm = async (code: string) => {
     const reply = await api.post('/api/auth/confirm', { code });
@@ -104,14 +118,14 @@ export function RegisterConfirmPage() {
     if (session.token()) {
       navigate(next);
     } else {
-      leaveNote('Your mail address is confirmed. Log in to finish your registration.');
+      leaveNote(t('confirm.confirmed'));
       navigate('/login');
     }
   };
   return (
-    <Page title="Confirm your mail">
+    <Page title={t('confirm.title')}>
       <CarriedNote />
-      <CodeForm code={query.get('code')} submitLabel="Confirm" onCode={confirm} />
+      <CodeForm code={query.get('code')} submitLabel={t('confirm.submit')} onCode={confirm} />
       {!query.get('code') && <SendAgain />}
     </Page>
   );
@@ -121,19 +135,17 @@ export function RegisterConfirmPage() {
 function SendAgain() {
   return (
     <section class="card" aria-labelledby="send-again">
-      <h2 id="send-again">No mail?</h2>
-      <p class="muted">
-        Check the spam folder first. Otherwise we send a new code; the password you give here becomes the account's password.
-      </p>
+      <h2 id="send-again">{t('confirm.noMail')}</h2>
+      <p class="muted">{t('confirm.noMailText')}</p>
       <Form
-        submitLabel="Send the mail again"
+        submitLabel={t('confirm.sendAgain')}
         submit={async ({ mail, password }) => {
           await api.post('/api/auth/register', { mail, password });
-          return `We sent a new code to ${mail}.`;
+          return t('confirm.sentAgain', { mail });
         }}
       >
-        <Field label="Mail address" name="mail" type="email" required autocomplete="email" />
-        <Field label="Password" name="password" type="password" required autocomplete="new-password" />
+        <Field label={t('field.mail')} name="mail" type="email" required autocomplete="email" />
+        <Field label={t('field.password')} name="password" type="password" required autocomplete="new-password" />
       </Form>
     </section>
   );
@@ -149,7 +161,7 @@ function CodeForm(props: { code: string | null; submitLabel: string; onCode: (co
     <>
       {error && <Notice kind="error">{error}</Notice>}
       <Form submitLabel={props.submitLabel} submit={({ code }) => props.onCode(code!.trim())}>
-        <Field label="Code from the mail" name="code" value={props.code ?? undefined} required autocomplete="one-time-code" />
+        <Field label={t('confirm.code')} name="code" value={props.code ?? undefined} required autocomplete="one-time-code" />
       </Form>
     </>
   );
@@ -160,43 +172,45 @@ function CodeForm(props: { code: string | null; submitLabel: string; onCode: (co
  * not asked again: a second password field would replace it unchecked (contract section 2).
  */
 export function RegisterFinishPage() {
+  useT();
   useEffect(() => {
     if (!session.token()) {
-      leaveNote('Log in to finish your registration.');
+      leaveNote(t('finish.logInFirst'));
       navigate('/login', { replace: true });
     }
   }, []);
   return (
-    <Page title="Finish your registration">
+    <Page title={t('finish.title')}>
       <CarriedNote />
       <Form
-        submitLabel="Finish"
+        submitLabel={t('finish.submit')}
         submit={async ({ username }) => {
           const reply = await api.post('/api/home/registerfinish', { username });
           navigate(reply.url ?? '/home');
         }}
       >
-        <Field label="Username" name="username" required autocomplete="username" hint="3 to 16 letters, digits or _" />
+        <Field label={t('finish.username')} name="username" required autocomplete="username" hint={t('finish.usernameHint')} />
       </Form>
     </Page>
   );
 }
 
 export function ResetPage() {
+  useT();
   return (
-    <Page title="Reset your password">
+    <Page title={t('reset.title')}>
       <Form
-        submitLabel="Send a reset code"
+        submitLabel={t('reset.submit')}
         submit={async ({ mail }) => {
           const reply = await api.post('/api/auth/forgetpass', { mail });
-          leaveNote(reply.msg || 'If an account has this address, a reset code is on its way.');
+          leaveNote(reply.msg || t('reset.sent'));
           navigate('/reset/confirm');
         }}
       >
-        <Field label="Mail address" name="mail" type="email" required autocomplete="email" />
+        <Field label={t('field.mail')} name="mail" type="email" required autocomplete="email" />
       </Form>
       <p class="links">
-        <Link href="/login">Back to log in</Link>
+        <Link href="/login">{t('reset.back')}</Link>
       </p>
     </Page>
   );
@@ -204,15 +218,16 @@ export function ResetPage() {
 
 /** The reset code is checked first (without using it up), then the new password is asked for. */
 export function ResetConfirmPage() {
+  useT();
   const { query } = useLocation();
   const [code, setCode] = useState<string | null>(null);
   return (
-    <Page title="Choose a new password">
+    <Page title={t('resetConfirm.title')}>
       <CarriedNote />
       {code === null ? (
         <CodeForm
           code={query.get('code')}
-          submitLabel="Continue"
+          submitLabel={t('resetConfirm.continue')}
           onCode={async (candidate) => {
             await api.post('/api/auth/forgetpass/validate', { code: candidate });
             setCode(candidate);
@@ -220,15 +235,22 @@ export function ResetConfirmPage() {
         />
       ) : (
         <Form
-          submitLabel="Set the new password"
+          submitLabel={t('resetConfirm.submit')}
           submit={async ({ password }) => {
             const reply = await api.post('/api/auth/forgetpass/update', { code, password });
             session.clear();
-            leaveNote('Your password is changed. Log in with the new one.');
+            leaveNote(t('resetConfirm.changed'));
             navigate(reply.url ?? '/login');
           }}
         >
-          <Field label="New password" name="password" type="password" required autocomplete="new-password" hint="At least 8 characters" />
+          <Field
+            label={t('field.newPassword')}
+            name="password"
+            type="password"
+            required
+            autocomplete="new-password"
+            hint={t('field.passwordHint', { count: 8 })}
+          />
         </Form>
       )}
     </Page>

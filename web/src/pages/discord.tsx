@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, session, type UserDetail } from '../api.ts';
 import { Confirmation, Field, Form, Notice, Page, messageOf, useAction } from '../components.tsx';
+import { t } from '../i18n.ts';
 import { Link, navigate, useLocation } from '../router.tsx';
 import './discord.css';
 
@@ -41,7 +42,7 @@ export function DiscordAvatar(props: { url: string; name: string; size?: number 
       src={`${props.url}?size=${size <= 64 ? 64 : 128}`}
       width={size}
       height={size}
-      alt={`Discord avatar of ${props.name}`}
+      alt={t('discord.avatarOf', { name: props.name })}
       referrerpolicy="no-referrer"
       onError={() => setFailed(true)}
     />
@@ -55,7 +56,7 @@ function LinkedAccount(props: { discord: UserDetail['Discord'] }) {
       <DiscordAvatar url={props.discord.avatar} name={props.discord.username} />
       <span>
         <strong>{props.discord.username}</strong>
-        <small class="muted">Discord account {props.discord.userid}</small>
+        <small class="muted">{t('discord.accountId', { id: props.discord.userid })}</small>
       </span>
     </p>
   );
@@ -81,7 +82,7 @@ export function DiscordLink(props: { profile: UserDetail; onChange: () => Promis
       setAsking(false);
       await api.delete('/api/home/discord');
       await props.onChange();
-      return 'Your Discord account is unlinked: it no longer logs you in here.';
+      return t('discord.unlinked');
     });
   return (
     <section class="card" aria-labelledby="discord-title">
@@ -89,28 +90,28 @@ export function DiscordLink(props: { profile: UserDetail; onChange: () => Promis
       {linked ? (
         <>
           <LinkedAccount discord={props.profile.Discord} />
-          <p class="muted">You can log in here with this Discord account instead of your password.</p>
+          <p class="muted">{t('discord.linkedText')}</p>
           <button ref={unlinkButton} type="button" class="secondary" disabled={action.busy} onClick={() => setAsking(true)}>
-            Unlink Discord
+            {t('discord.unlink')}
           </button>
           {asking && (
             <Confirmation
-              confirmLabel="Unlink Discord"
+              confirmLabel={t('discord.unlink')}
               onConfirm={() => void unlink()}
               onCancel={() => {
                 setAsking(false);
                 unlinkButton.current?.focus();
               }}
             >
-              Unlink the Discord account {props.profile.Discord.username}? It will no longer log you in here; you can link it again later.
+              {t('discord.unlinkQuestion', { name: props.profile.Discord.username })}
             </Confirmation>
           )}
         </>
       ) : (
         <>
-          <p class="muted">Link your Discord account to log in here with Discord. Discord asks you to allow it, then sends you back.</p>
+          <p class="muted">{t('discord.linkText')}</p>
           <button type="button" disabled={action.busy} onClick={() => void link()}>
-            Link a Discord account
+            {t('discord.link')}
           </button>
         </>
       )}
@@ -123,12 +124,7 @@ export function DiscordLink(props: { profile: UserDetail; onChange: () => Promis
 export function DiscordLoginNote() {
   const { query } = useLocation();
   if (query.get('discord') !== 'not-linked') return null;
-  return (
-    <Notice kind="error">
-      That Discord account is not linked to any account here, so you are not logged in and no account was created. Log in with your
-      password, then link Discord on your profile page.
-    </Notice>
-  );
+  return <Notice kind="error">{t('discord.notLinked')}</Notice>;
 }
 
 /** Under the login form: "Log in with Discord" when the service has it. */
@@ -139,22 +135,20 @@ export function DiscordLoginButton() {
     <p class="discord-login">
       {/* A real navigation: the service sends the browser on to Discord. */}
       <a class="button secondary" href="/api/auth/discord">
-        Log in with Discord
+        {t('discord.login')}
       </a>
     </p>
   );
 }
 
 /** What went wrong on the way through Discord, in the player's words; nothing was changed in any case. */
-const PROBLEMS: Record<string, string> = {
-  denied: 'You did not allow it on Discord, so nothing was changed.',
-  refused: 'Discord refused the request, so nothing was changed. Try again; if it keeps happening, tell the site’s administrator.',
-  state:
-    'This answer from Discord does not belong to a request made here, came too late (you have 10 minutes) or was already used. Nothing was changed: start again.',
-  taken:
-    'That Discord account is already linked to another account on this site. Nothing was changed: unlink it there first, or use another Discord account.',
-  unavailable: 'Discord could not be reached or gave an answer we could not use. Nothing was changed: try again in a few minutes.',
-  account: 'This account cannot be linked now (it is banned or not fully set up). Nothing was changed.',
+const PROBLEMS: Record<string, () => string> = {
+  denied: () => t('discord.problem.denied'),
+  refused: () => t('discord.problem.refused'),
+  state: () => t('discord.problem.state'),
+  taken: () => t('discord.problem.taken'),
+  unavailable: () => t('discord.problem.unavailable'),
+  account: () => t('discord.problem.account'),
 };
 
 /** /discord: where the service sends the browser back from Discord. */
@@ -170,8 +164,10 @@ export function DiscordPage() {
   const loggedIn = session.token() !== null;
   return (
     <Page title="Discord">
-      <Notice kind="error">{PROBLEMS[problem ?? ''] ?? 'Nothing happened with Discord here. Nothing was changed.'}</Notice>
-      <p class="links">{loggedIn ? <Link href="/home">Back to your profile</Link> : <Link href="/login">Back to the login page</Link>}</p>
+      <Notice kind="error">{(PROBLEMS[problem ?? ''] ?? (() => t('discord.problem.none')))()}</Notice>
+      <p class="links">
+        {loggedIn ? <Link href="/home">{t('discord.backProfile')}</Link> : <Link href="/login">{t('discord.backLogin')}</Link>}
+      </p>
     </Page>
   );
 }
@@ -196,24 +192,24 @@ function DiscordExchange(props: { code: string }) {
   }, []);
   if (failure)
     return (
-      <Page title="Log in with Discord">
+      <Page title={t('discord.login')}>
         <Notice kind="error">{failure}</Notice>
         <p class="links">
-          <Link href="/login">Back to the login page</Link>
+          <Link href="/login">{t('discord.backLogin')}</Link>
         </p>
       </Page>
     );
   if (!needsCode)
     return (
-      <Page title="Log in with Discord">
-        <p role="status">Logging you in…</p>
+      <Page title={t('discord.login')}>
+        <p role="status">{t('discord.loggingIn')}</p>
       </Page>
     );
   return (
-    <Page title="Log in with Discord">
-      <p>This account has two-factor login: enter the code your authenticator app shows now, or one of your recovery codes.</p>
+    <Page title={t('discord.login')}>
+      <p>{t('discord.needsCode')}</p>
       <Form
-        submitLabel="Log in"
+        submitLabel={t('login.submit')}
         submit={async ({ totp }) => {
           try {
             await exchange(totp!.trim());
@@ -224,7 +220,7 @@ function DiscordExchange(props: { code: string }) {
           }
         }}
       >
-        <Field label="Code from your authenticator app" name="totp" required autocomplete="one-time-code" />
+        <Field label={t('discord.codeLabel')} name="totp" required autocomplete="one-time-code" />
       </Form>
     </Page>
   );
@@ -249,20 +245,20 @@ export function AdminDiscordLink(props: {
       setAsking(false);
       await api.patch(`/api/admin/user/${props.userId}`, { dsid: false });
       await props.onChanged();
-      return `${props.name}'s Discord account is unlinked.`;
+      return t('adminParts.discordUnlinked', { name: props.name });
     });
   return (
     <div role="group" aria-labelledby="user-discord-heading">
       <h3 id="user-discord-heading">Discord</h3>
-      {props.linked ? <LinkedAccount discord={props.discord} /> : <p class="muted">No Discord account linked.</p>}
+      {props.linked ? <LinkedAccount discord={props.discord} /> : <p class="muted">{t('adminParts.noDiscord')}</p>}
       {props.linked && props.canEdit && (
         <button type="button" class="secondary small" disabled={action.busy} onClick={() => setAsking(true)}>
-          Unlink Discord
+          {t('discord.unlink')}
         </button>
       )}
       {asking && (
-        <Confirmation confirmLabel="Unlink Discord" onConfirm={() => void unlink()} onCancel={() => setAsking(false)}>
-          Unlink the Discord account {props.discord.username} from {props.name}? It will no longer log them in here.
+        <Confirmation confirmLabel={t('discord.unlink')} onConfirm={() => void unlink()} onCancel={() => setAsking(false)}>
+          {t('adminParts.discordQuestion', { discord: props.discord.username, name: props.name })}
         </Confirmation>
       )}
       {action.outcome}

@@ -4,6 +4,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, session, textureUrls, type CapeRecord, type SkinRecord, type UserDetail } from '../api.ts';
 import { Confirmation, CopyField, Field, Form, InlineRename, Notice, Page, messageOf, useAction } from '../components.tsx';
 import { leaveNote } from '../flash.ts';
+import { adoptAccountLanguage, Rich, t, useT } from '../i18n.ts';
 import { Link, navigate } from '../router.tsx';
 import { SkinPreview } from '../viewer.tsx';
 import { DeleteAccount, Sessions } from './self-service.tsx';
@@ -24,6 +25,8 @@ const API_LOCATION_HEADER = 'x-authlib-injector-api-location';
 async function loadWardrobe(): Promise<Wardrobe> {
   const home = await api.get<UserDetail>('/api/home');
   const profile = home.data;
+  // The account's stored language (contract section 14): the pages follow it.
+  await adoptAccountLanguage(profile.Language);
   // Taken from the service, not from this page's address: the page may be opened by an address other than
   // PUBLIC_URL (127.0.0.1, a LAN address), and games must use PUBLIC_URL, the host their textures are allowed from.
   const location = home.headers.get(API_LOCATION_HEADER);
@@ -36,11 +39,12 @@ async function loadWardrobe(): Promise<Wardrobe> {
 export async function logOut() {
   await api.post('/api/auth/logout').catch(() => undefined);
   session.clear();
-  leaveNote('You are logged out.');
+  leaveNote(t('home.loggedOut'));
   navigate('/login');
 }
 
 export function HomePage() {
+  useT();
   const [wardrobe, setWardrobe] = useState<Wardrobe | null>(null);
   /** A skin just uploaded and not worn: the preview shows it at once, until it is worn or another is chosen. */
   const [tryingOn, setTryingOn] = useState<string | null>(null);
@@ -66,14 +70,14 @@ export function HomePage() {
 
   if (failure)
     return (
-      <Page title="Your profile">
+      <Page title={t('app.homeTitle')}>
         <Notice kind="error">{failure}</Notice>
       </Page>
     );
   if (!wardrobe)
     return (
-      <Page title="Your profile">
-        <p>Loading…</p>
+      <Page title={t('app.homeTitle')}>
+        <p>{t('common.loading')}</p>
       </Page>
     );
   const { profile, skins, capes, gameApiRoot } = wardrobe;
@@ -94,9 +98,9 @@ export function HomePage() {
       wide
       nav={
         <>
-          {profile.PermLvl >= 1 && <Link href="/admin">Admin</Link>}
+          {profile.PermLvl >= 1 && <Link href="/admin">{t('home.admin')}</Link>}
           <button type="button" class="link" onClick={() => void logOut()}>
-            Log out
+            {t('home.logOut')}
           </button>
         </>
       }
@@ -104,14 +108,14 @@ export function HomePage() {
       <p class="muted">{profile.Mail}</p>
       <div class="columns with-preview">
         <SkinPreview
-          label={`3D preview of ${profile.Username}`}
+          label={t('home.preview', { name: profile.Username })}
           skinUrl={shownSkin ? textureUrls.skinFile(shownSkin.uuid) : textureUrls.skinFile(profile.Uuid)}
           slim={shownSkin ? shownSkin.slim : null}
           capeUrl={shownCape ? textureUrls.capeFile(shownCape) : null}
           caption={
             shownSkin && shownSkin !== selectedSkin ? (
               <p>
-                Showing <strong>{shownSkin.name}</strong>, not worn yet.
+                <Rich text={t('home.showing', { name: shownSkin.name })} parts={{ name: (text) => <strong>{text}</strong> }} />
               </p>
             ) : null
           }
@@ -150,29 +154,23 @@ function GameLogin(props: { apiRoot: string | null; uuid: string }) {
   const launcherDocument = props.apiRoot && `${props.apiRoot.replace(/\/api\/yggdrasil\/?$/, '')}/api/skin/launcher/${props.uuid}`;
   return (
     <section class="card" aria-labelledby="game-login">
-      <h2 id="game-login">Play Minecraft with this account</h2>
+      <h2 id="game-login">{t('game.title')}</h2>
       {props.apiRoot && (
         <details open>
-          <summary>Launchers with authlib-injector (HMCL, Prism Launcher, …)</summary>
+          <summary>{t('game.authlib')}</summary>
           <LauncherAddress apiRoot={props.apiRoot} />
         </details>
       )}
       <details>
         <summary>GravitLauncher</summary>
-        <p>
-          Servers with a launcher of their own (GravitLauncher) are set up by their owner: ask them for the launcher. It logs in with this
-          same account, your mail address or player name and your password, and shows the skin and cape you wear here.
-        </p>
+        <p>{t('game.gravit')}</p>
       </details>
       <details>
         <summary>CustomSkinLoader</summary>
-        <p>
-          The CustomSkinLoader mod reads skins by player name from a skin site's CustomSkinAPI address. This service does not offer that
-          address yet; use a launcher above to see your skin in the game.
-        </p>
+        <p>{t('game.csl')}</p>
       </details>
-      {launcherDocument && <CopyField label="Launcher document" value={launcherDocument} />}
-      <CopyField label="Your UUID" value={props.uuid} />
+      {launcherDocument && <CopyField label={t('game.launcherDocument')} value={launcherDocument} />}
+      <CopyField label={t('game.uuid')} value={props.uuid} />
     </section>
   );
 }
@@ -183,10 +181,7 @@ function LauncherAddress(props: { apiRoot: string }) {
   const dragData = `authlib-injector:yggdrasil-server:${encodeURIComponent(props.apiRoot)}`;
   return (
     <>
-      <p>
-        Drag this link into your launcher (HMCL, a Prism Launcher build with authlib-injector support, …) or paste the address below into it
-        as a new authentication server, then log in there with your mail address or player name and your password:
-      </p>
+      <p>{t('game.drag')}</p>
       <p>
         <a
           class="drag-link"
@@ -202,16 +197,16 @@ function LauncherAddress(props: { apiRoot: string }) {
           onClick={(event) => {
             // Launchers take it by drag and drop; opening it in the browser leads nowhere.
             event.preventDefault();
-            setHint('Drag the link into your launcher, or copy the address below.');
+            setHint(t('game.dragHint'));
           }}
         >
-          Game login at {new URL(props.apiRoot).host}
+          {t('game.link', { host: new URL(props.apiRoot).host })}
         </a>
       </p>
       <small role="status" aria-live="polite">
         {hint}
       </small>
-      <CopyField label="Authentication server address" value={props.apiRoot} />
+      <CopyField label={t('game.address')} value={props.apiRoot} />
     </>
   );
 }
@@ -242,23 +237,25 @@ function SkinUpload(props: {
       try {
         reply = await api.upload<SkinRecord>('/api/home/skins', form);
       } catch (failure) {
-        throw new Error(messageOf(failure).replace('it can be at most', 'skins can be at most'));
+        const limit =
+          failure instanceof Error ? /^The file in "\w+" is larger than the limit of (.+)$/.exec(failure.message)?.[1] : undefined;
+        throw new Error(limit ? t('upload.tooLarge', { limit }) : messageOf(failure));
       }
       const worn = await props.onUploaded(reply.data);
-      if (worn) return `${file.name} uploaded: you wear it now.`;
+      if (worn) return t('upload.uploadedWorn', { file: file.name });
       setUploaded(reply.data);
-      return `${file.name} uploaded: the preview shows it.`;
+      return t('upload.uploaded', { file: file.name });
     });
   };
   const wear = (skin: SkinRecord) =>
     action.run(async () => {
       await props.onWear(skin);
       setUploaded(null);
-      return `You wear ${skin.name} now.`;
+      return t('upload.wearing', { name: skin.name });
     });
   return (
     <section class="card" aria-labelledby="upload-title">
-      <h2 id="upload-title">Upload a skin</h2>
+      <h2 id="upload-title">{t('upload.title')}</h2>
       <label
         class={dragging ? 'dropzone over' : 'dropzone'}
         onDragOver={(event) => {
@@ -272,12 +269,12 @@ function SkinUpload(props: {
           upload(event.dataTransfer?.files[0]);
         }}
       >
-        <span>Drop a skin PNG here, or choose a file</span>
+        <span>{t('upload.drop')}</span>
         <input
           type="file"
           name="skin"
           accept="image/png"
-          aria-label="Skin file"
+          aria-label={t('upload.file')}
           onChange={(event) => {
             const input = event.currentTarget;
             upload(input.files?.[0]);
@@ -286,19 +283,19 @@ function SkinUpload(props: {
         />
       </label>
       <div class="field">
-        <label for="skin-model">Model</label>
+        <label for="skin-model">{t('upload.model')}</label>
         <select id="skin-model" value={model} onChange={(event) => setModel(event.currentTarget.value)}>
-          <option value="auto">Detect from the skin</option>
-          <option value="classic">Classic (4-pixel arms)</option>
-          <option value="slim">Slim (3-pixel arms)</option>
+          <option value="auto">{t('upload.modelAuto')}</option>
+          <option value="classic">{t('upload.modelClassic')}</option>
+          <option value="slim">{t('upload.modelSlim')}</option>
         </select>
       </div>
-      {action.busy && <p class="muted">Uploading…</p>}
+      {action.busy && <p class="muted">{t('upload.uploading')}</p>}
       <div class="upload-outcome">
         {action.outcome}
         {uploaded && !action.busy && (
           <button type="button" onClick={() => void wear(uploaded)}>
-            Wear it
+            {t('upload.wearIt')}
           </button>
         )}
       </div>
@@ -324,14 +321,14 @@ function SkinList(props: {
   if (props.skins.length === 0)
     return (
       <section class="card" aria-labelledby="skins-title">
-        <h2 id="skins-title">Your skins</h2>
-        <p class="muted">No skins yet: you wear the default one.</p>
+        <h2 id="skins-title">{t('skins.title')}</h2>
+        <p class="muted">{t('skins.none')}</p>
       </section>
     );
   return (
     <section class="card" aria-labelledby="skins-title">
       <h2 id="skins-title" ref={heading} tabIndex={-1}>
-        Your skins
+        {t('skins.title')}
       </h2>
       <div aria-live="polite">{action.outcome}</div>
       <ul class="items">
@@ -345,29 +342,32 @@ function SkinList(props: {
                 rename={(name) => api.patch(`/api/home/skins/${skin.uuid}`, { name }).then(() => props.onChange())}
               />
               <small>
-                {skin.slim ? 'slim' : 'classic'}
-                {skin.selected ? ' · worn' : ''}
+                {t(skin.selected ? 'skins.modelWorn' : 'skins.model', { model: skin.slim ? t('skins.slim') : t('skins.classic') })}
               </small>
             </div>
             <div class="actions">
               {!skin.selected && (
-                <button type="button" aria-label={`Wear ${skin.name}`} onClick={() => void action.run(() => props.onWear(skin))}>
-                  Wear
+                <button
+                  type="button"
+                  aria-label={t('skins.wearLabel', { name: skin.name })}
+                  onClick={() => void action.run(() => props.onWear(skin))}
+                >
+                  {t('skins.wear')}
                 </button>
               )}
               <button
                 type="button"
                 class="danger"
-                aria-label={`Delete ${skin.name}`}
+                aria-label={t('skins.deleteLabel', { name: skin.name })}
                 disabled={deleting === skin.uuid}
                 onClick={() => setDeleting(skin.uuid)}
               >
-                Delete
+                {t('skins.delete')}
               </button>
             </div>
             {deleting === skin.uuid && (
               <Confirmation
-                confirmLabel={`Delete ${skin.name}`}
+                confirmLabel={t('skins.deleteLabel', { name: skin.name })}
                 danger
                 onCancel={() => {
                   setDeleting(null);
@@ -376,10 +376,10 @@ function SkinList(props: {
                 onConfirm={() => {
                   setDeleting(null);
                   heading.current?.focus();
-                  void change(() => api.delete(`/api/home/skins/${skin.uuid}`), `The skin ${skin.name} is deleted.`);
+                  void change(() => api.delete(`/api/home/skins/${skin.uuid}`), t('skins.deleted', { name: skin.name }));
                 }}
               >
-                Delete the skin "{skin.name}" for good?{skin.selected ? ' You wear it now: afterwards you wear the default skin.' : ''}
+                {t(skin.selected ? 'skins.deleteWornQuestion' : 'skins.deleteQuestion', { name: skin.name })}
               </Confirmation>
             )}
           </li>
@@ -400,7 +400,7 @@ function CapeList(props: { capes: CapeRecord[]; onChange: () => Promise<void> })
   const anySelected = props.capes.some((cape) => cape.selected);
   return (
     <section class="card" aria-labelledby="capes-title">
-      <h2 id="capes-title">Your capes</h2>
+      <h2 id="capes-title">{t('capes.title')}</h2>
       {action.outcome}
       <ul class="items">
         {props.capes.map((cape) => (
@@ -408,11 +408,11 @@ function CapeList(props: { capes: CapeRecord[]; onChange: () => Promise<void> })
             <img class="thumb" src={textureUrls.capeOnPlayer(cape.uuid)} alt="" width={48} height={107} />
             <div class="grow">
               <strong>{cape.name}</strong>
-              <small>{cape.selected ? 'worn' : ''}</small>
+              <small>{cape.selected ? t('capes.worn') : ''}</small>
             </div>
             {!cape.selected && (
-              <button type="button" aria-label={`Wear ${cape.name}`} onClick={() => void wear(cape.uuid)}>
-                Wear
+              <button type="button" aria-label={t('skins.wearLabel', { name: cape.name })} onClick={() => void wear(cape.uuid)}>
+                {t('skins.wear')}
               </button>
             )}
           </li>
@@ -420,7 +420,7 @@ function CapeList(props: { capes: CapeRecord[]; onChange: () => Promise<void> })
       </ul>
       {anySelected && (
         <button type="button" class="secondary" onClick={() => void wear('')}>
-          Wear no cape
+          {t('capes.none')}
         </button>
       )}
     </section>
@@ -431,33 +431,33 @@ function AccountForms() {
   return (
     <div class="columns">
       <section class="card" aria-labelledby="change-password-title">
-        <h2 id="change-password-title">Change password</h2>
+        <h2 id="change-password-title">{t('account.password')}</h2>
         <Form
-          submitLabel="Change password"
+          submitLabel={t('account.password')}
           submit={async ({ current_password, password }) => {
             await api.patch('/api/home', { current_password, password });
             // A password change ends every session, this one too.
             session.clear();
-            leaveNote('Your password is changed. Log in with the new one.');
+            leaveNote(t('resetConfirm.changed'));
             navigate('/login');
           }}
         >
-          <Field label="Current password" name="current_password" type="password" required autocomplete="current-password" />
-          <Field label="New password" name="password" type="password" required autocomplete="new-password" />
+          <Field label={t('account.currentPassword')} name="current_password" type="password" required autocomplete="current-password" />
+          <Field label={t('field.newPassword')} name="password" type="password" required autocomplete="new-password" />
         </Form>
       </section>
       <section class="card" aria-labelledby="change-mail-title">
-        <h2 id="change-mail-title">Change mail address</h2>
+        <h2 id="change-mail-title">{t('account.mailTitle')}</h2>
         <Form
           resetOnSuccess
-          submitLabel="Change mail"
+          submitLabel={t('account.mailSubmit')}
           submit={async ({ mail, current_password }) => {
             const reply = await api.patch('/api/home', { mail, current_password });
-            return reply.msg || `We sent a code to ${mail}: open the link in it to confirm the new address.`;
+            return reply.msg || t('account.mailSent', { mail });
           }}
         >
-          <Field label="New mail address" name="mail" type="email" required autocomplete="email" />
-          <Field label="Current password" name="current_password" type="password" required autocomplete="current-password" />
+          <Field label={t('account.newMail')} name="mail" type="email" required autocomplete="email" />
+          <Field label={t('account.currentPassword')} name="current_password" type="password" required autocomplete="current-password" />
         </Form>
       </section>
     </div>

@@ -4,6 +4,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import type { PublicRegistration } from '../../../src/http/shapes/registration.ts';
 import { api } from '../api.ts';
+import { Rich, t } from '../i18n.ts';
 import { Link } from '../router.tsx';
 
 function Refusal(props: { title: string; children: ComponentChildren }) {
@@ -12,7 +13,7 @@ function Refusal(props: { title: string; children: ComponentChildren }) {
       <h2 id="registration-refused">{props.title}</h2>
       {props.children}
       <p>
-        Already have an account? <Link href="/login">Log in</Link>
+        <Rich text={t('gate.haveAccount')} parts={{ login: (text) => <Link href="/login">{text}</Link> }} />
       </p>
     </section>
   );
@@ -30,23 +31,23 @@ export function useRegistrationGate(invite: string | undefined): ComponentChildr
       () => setState('unknown'),
     );
   }, [invite]);
-  if (state === null) return <p>Loading…</p>;
+  if (state === null) return <p>{t('common.loading')}</p>;
   if (state === 'unknown' || state.mode === 'open') return null;
   if (state.mode === 'closed')
     return (
-      <Refusal title="Registration is closed">
-        <p>This site is not taking new accounts at the moment.</p>
+      <Refusal title={t('gate.closedTitle')}>
+        <p>{t('gate.closed')}</p>
       </Refusal>
     );
   if (!state.invite)
     return (
-      <Refusal title="Registration is by invitation only">
-        <p>New accounts need an invitation link from an administrator of this site. If you were sent one, open that link.</p>
+      <Refusal title={t('gate.inviteTitle')}>
+        <p>{t('gate.invite')}</p>
       </Refusal>
     );
   if (!state.invite.usable)
     return (
-      <Refusal title="This invitation cannot be used">
+      <Refusal title={t('gate.unusableTitle')}>
         <p>{state.invite.problem}</p>
       </Refusal>
     );

@@ -6,12 +6,13 @@ import type { AccountSession } from '../../../src/http/shapes/account-session.ts
 import { api, session } from '../api.ts';
 import { Confirmation, Field, Notice, messageOf, useAction } from '../components.tsx';
 import { leaveNote } from '../flash.ts';
+import { formatDate, t } from '../i18n.ts';
 import { navigate } from '../router.tsx';
 
 const KIND_NAMES: Record<AccountSession['kind'], string> = {
-  web: 'Website login',
-  game: 'Game login (launcher with authlib-injector)',
-  launcher: 'GravitLauncher login',
+  web: 'sessions.kind.web',
+  game: 'sessions.kind.game',
+  launcher: 'sessions.kind.launcher',
 };
 
 /** Puts the focus back on `target` when a confirmation closes and took the focused button with it. */
@@ -23,7 +24,7 @@ function useFocusWhenClosed(open: boolean, target: RefObject<HTMLElement>) {
   }, [open]);
 }
 
-const dateOf = (unixSeconds: number) => new Date(unixSeconds * 1000).toLocaleString();
+const dateOf = (unixSeconds: number) => formatDate(unixSeconds * 1000, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function Sessions() {
   const [sessions, setSessions] = useState<AccountSession[] | null>(null);
@@ -43,13 +44,13 @@ export function Sessions() {
       setAsking(false);
       await api.delete('/api/home/sessions');
       session.clear();
-      leaveNote('You are logged out everywhere: log in again on each device you use.');
+      leaveNote(t('sessions.loggedOut'));
       navigate('/login');
     });
   return (
     <section class="card" aria-labelledby="sessions-title">
-      <h2 id="sessions-title">Sessions</h2>
-      <p class="muted">Where this account is logged in now: websites, games and launchers.</p>
+      <h2 id="sessions-title">{t('sessions.title')}</h2>
+      <p class="muted">{t('sessions.text')}</p>
       {failure && <Notice kind="error">{failure}</Notice>}
       {sessions && (
         <ul class="items sessions">
@@ -57,28 +58,25 @@ export function Sessions() {
             <li key={`${listed.kind}-${listed.id}`} data-session-kind={listed.kind}>
               <div class="grow">
                 <strong>
-                  {KIND_NAMES[listed.kind]}
-                  {listed.current ? ' · this browser' : ''}
+                  {listed.current ? t('sessions.thisBrowser', { kind: t(KIND_NAMES[listed.kind]) }) : t(KIND_NAMES[listed.kind])}
                 </strong>
-                <small>
-                  since {dateOf(listed.created)}, until {dateOf(listed.expires)}
-                </small>
+                <small>{t('sessions.period', { since: dateOf(listed.created), until: dateOf(listed.expires) })}</small>
               </div>
             </li>
           ))}
         </ul>
       )}
       <button ref={button} type="button" class="secondary" disabled={asking || action.busy} onClick={() => setAsking(true)}>
-        Log out everywhere
+        {t('sessions.logOutAll')}
       </button>
       {asking && (
         <Confirmation
-          confirmLabel="Log out everywhere now"
+          confirmLabel={t('sessions.logOutAllNow')}
           danger
           onConfirm={() => void logOutEverywhere()}
           onCancel={() => setAsking(false)}
         >
-          Log out everywhere? Every session listed here ends, this browser's too: games and launchers must log in again.
+          {t('sessions.question')}
         </Confirmation>
       )}
       <div aria-live="polite">{action.outcome}</div>
@@ -103,12 +101,12 @@ export function DeleteAccount(props: { username: string; skins: number; capes: n
         throw error;
       }
       session.clear();
-      leaveNote(`The account ${props.username} is deleted.`);
+      leaveNote(t('deleteAccount.deleted', { name: props.username }));
       navigate('/');
     });
   return (
     <section class="card" aria-labelledby="delete-account-title">
-      <h2 id="delete-account-title">Delete my account</h2>
+      <h2 id="delete-account-title">{t('deleteAccount.title')}</h2>
       <form
         class="form"
         onSubmit={(event) => {
@@ -118,7 +116,7 @@ export function DeleteAccount(props: { username: string; skins: number; capes: n
       >
         <div ref={passwordField}>
           <Field
-            label="Your password"
+            label={t('twoFactor.yourPassword')}
             name="password"
             type="password"
             required
@@ -128,13 +126,16 @@ export function DeleteAccount(props: { username: string; skins: number; capes: n
           />
         </div>
         <button ref={submit} type="submit" class="danger" disabled={asking || action.busy}>
-          Delete my account
+          {t('deleteAccount.title')}
         </button>
       </form>
       {asking && (
-        <Confirmation confirmLabel="Delete my account for good" danger onConfirm={() => void remove()} onCancel={() => setAsking(false)}>
-          Delete the account {props.username} for good? You lose the player name, your {props.skins} skin(s), your {props.capes} cape(s) and
-          every session: games and launchers can no longer log in with it. This cannot be undone.
+        <Confirmation confirmLabel={t('deleteAccount.confirm')} danger onConfirm={() => void remove()} onCancel={() => setAsking(false)}>
+          {t('deleteAccount.question', {
+            name: props.username,
+            skins: t('deleteAccount.skins', { count: props.skins }),
+            capes: t('deleteAccount.capes', { count: props.capes }),
+          })}
         </Confirmation>
       )}
       <div aria-live="polite">{action.outcome}</div>

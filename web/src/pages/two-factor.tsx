@@ -4,6 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, session } from '../api.ts';
 import { Confirmation, CopyField, Field, messageOf, useAction } from '../components.tsx';
+import { Rich, t } from '../i18n.ts';
 import { navigate } from '../router.tsx';
 
 /** Whether a failed login asks for the second step. */
@@ -12,11 +13,7 @@ export const asksForCode = (error: unknown) => error instanceof ApiError && erro
 let nextId = 0;
 
 type CodeKind = 'app' | 'recovery' | 'either';
-const HINTS: Record<CodeKind, string> = {
-  app: 'The 6-digit code your authenticator app shows now. A recovery code works too.',
-  recovery: 'One of the recovery codes you kept, such as 7KQ2M-9PX4R; each works once.',
-  either: 'The 6-digit code your authenticator app shows now, or one of your recovery codes.',
-};
+const HINTS: Record<CodeKind, string> = { app: 'twoFactor.hintApp', recovery: 'twoFactor.hintRecovery', either: 'twoFactor.hintEither' };
 
 /** The code input: digits for the app's code (a phone shows its number pad), letters too where a recovery code fits. */
 function CodeInput(props: { label: string; name: string; error: string | null; kind: CodeKind; autoFocus?: boolean }) {
@@ -43,7 +40,7 @@ function CodeInput(props: { label: string; name: string; error: string | null; k
         aria-invalid={props.error ? true : undefined}
         aria-describedby={`${id}-hint${props.error ? ` ${id}-error` : ''}`}
       />
-      <small id={`${id}-hint`}>{HINTS[props.kind]}</small>
+      <small id={`${id}-hint`}>{t(HINTS[props.kind])}</small>
       {props.error && (
         <small id={`${id}-error`} class="field-error">
           {props.error}
@@ -73,29 +70,29 @@ export function LoginCodeStep(props: { username: string; password: string; onBac
             navigate(reply.url ?? '/home');
           } catch (failure) {
             if (!(failure instanceof ApiError) || failure.status !== 401) throw failure;
-            setError('This code is wrong or was already used: type the code your app shows now, or an unused recovery code.');
+            setError(t('twoFactor.wrongOrUsed'));
           }
         });
       }}
     >
-      <h2 id="two-factor-step-title">Two-factor login</h2>
-      <p class="muted">Your password is right. This account also asks for a code from your authenticator app.</p>
+      <h2 id="two-factor-step-title">{t('twoFactor.title')}</h2>
+      <p class="muted">{t('twoFactor.stepText')}</p>
       <CodeInput
-        label={recovery ? 'Recovery code' : 'Code from your app'}
+        label={recovery ? t('twoFactor.recoveryCode') : t('twoFactor.appCode')}
         name="totp"
         error={error}
         kind={recovery ? 'recovery' : 'app'}
         autoFocus
       />
       <button type="submit" disabled={action.busy}>
-        Log in
+        {t('login.submit')}
       </button>
       <div class="actions">
         <button type="button" class="secondary" onClick={() => setRecovery(!recovery)}>
-          {recovery ? 'Use the code from my app' : 'Use a recovery code'}
+          {recovery ? t('twoFactor.useApp') : t('twoFactor.useRecovery')}
         </button>
         <button type="button" class="secondary" onClick={props.onBack}>
-          Back
+          {t('twoFactor.back')}
         </button>
       </div>
       <div aria-live="polite">{action.outcome}</div>
@@ -131,31 +128,27 @@ export function TwoFactorSection(props: { enabled: boolean; onChange: () => Prom
         await props.onChange();
       } catch (failure) {
         if (!(failure instanceof ApiError) || failure.status !== 400) throw failure;
-        setCodeError('This code is wrong: type the 6-digit code your app shows now for this account.');
+        setCodeError(t('twoFactor.wrongSetupCode'));
       }
     });
 
   return (
     <section class="card" aria-labelledby="two-factor-title">
-      <h2 id="two-factor-title">Two-factor login</h2>
+      <h2 id="two-factor-title">{t('twoFactor.title')}</h2>
       {recoveryCodes && <RecoveryCodes codes={recoveryCodes} onDone={() => setRecoveryCodes(null)} />}
       {props.enabled && !recoveryCodes && (
         <>
           <p>
-            <strong>On.</strong> Logging in here, in the game and in GravitLauncher asks for a code from your authenticator app (in a
-            launcher, type your password, a colon and the code: <code>password:123456</code>).
+            <Rich text={t('twoFactor.onText')} parts={{ on: (text) => <strong>{text}</strong>, example: (text) => <code>{text}</code> }} />
           </p>
           <TurnOff onDone={props.onChange} />
         </>
       )}
       {!props.enabled && !setup && (
         <>
-          <p class="muted">
-            Off. With it on, a stolen password is not enough: every login also asks for a code from an app on your phone (any authenticator
-            app, such as Aegis, FreeOTP or Google Authenticator).
-          </p>
+          <p class="muted">{t('twoFactor.offText')}</p>
           <button type="button" disabled={action.busy} onClick={() => void begin()}>
-            Turn on two-factor login
+            {t('twoFactor.turnOnLong')}
           </button>
         </>
       )}
@@ -167,15 +160,15 @@ export function TwoFactorSection(props: { enabled: boolean; onChange: () => Prom
             void confirm(String(new FormData(event.currentTarget).get('code') ?? ''));
           }}
         >
-          <p>Scan this code with your authenticator app, or type the secret below into it.</p>
-          <img class="qr" src={setup.qr} width={256} height={256} alt="QR code of the two-factor secret, for an authenticator app" />
-          <CopyField label="Secret (to type into the app)" value={setup.secret} />
-          <CodeInput label="Code the app shows now" name="code" error={codeError} kind="app" />
+          <p>{t('twoFactor.scan')}</p>
+          <img class="qr" src={setup.qr} width={256} height={256} alt={t('twoFactor.qrAlt')} />
+          <CopyField label={t('twoFactor.secret')} value={setup.secret} />
+          <CodeInput label={t('twoFactor.codeNow')} name="code" error={codeError} kind="app" />
           <button type="submit" disabled={action.busy}>
-            Turn on
+            {t('twoFactor.turnOn')}
           </button>
           <button type="button" class="secondary" onClick={() => setSetup(null)}>
-            Cancel
+            {t('common.cancel')}
           </button>
         </form>
       )}
@@ -191,22 +184,19 @@ function RecoveryCodes(props: { codes: string[]; onDone: () => void }) {
   return (
     <div class="recovery-codes">
       <h3 ref={heading} tabIndex={-1}>
-        Two-factor login is on: keep your recovery codes
+        {t('twoFactor.keepTitle')}
       </h3>
-      <p>
-        If you lose your phone, each of these codes logs you in once instead of a code from the app. They are shown only now: copy them
-        somewhere safe.
-      </p>
-      <ul class="items" aria-label="Recovery codes">
+      <p>{t('twoFactor.keepText')}</p>
+      <ul class="items" aria-label={t('twoFactor.recoveryCodes')}>
         {props.codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
           </li>
         ))}
       </ul>
-      <CopyField label="All recovery codes" value={props.codes.join(' ')} />
+      <CopyField label={t('twoFactor.allCodes')} value={props.codes.join(' ')} />
       <button type="button" onClick={props.onDone}>
-        I have kept them
+        {t('twoFactor.kept')}
       </button>
     </div>
   );
@@ -228,13 +218,13 @@ function TurnOff(props: { onDone: () => Promise<unknown> | void }) {
       } catch (failure) {
         if (failure instanceof ApiError && failure.status === 401) {
           if (/^password/.test(failure.message)) setPasswordError(messageOf(failure));
-          else setCodeError('This code is wrong or was already used: type the code your app shows now, or an unused recovery code.');
+          else setCodeError(t('twoFactor.wrongOrUsed'));
           return;
         }
         throw failure;
       }
       await props.onDone();
-      return 'Two-factor login is off.';
+      return t('twoFactor.isOff');
     });
   return (
     <form
@@ -246,14 +236,21 @@ function TurnOff(props: { onDone: () => Promise<unknown> | void }) {
         setAsking(true);
       }}
     >
-      <Field label="Your password" name="password" type="password" required autocomplete="current-password" error={passwordError} />
-      <CodeInput label="Code from your app, or a recovery code" name="code" error={codeError} kind="either" />
+      <Field
+        label={t('twoFactor.yourPassword')}
+        name="password"
+        type="password"
+        required
+        autocomplete="current-password"
+        error={passwordError}
+      />
+      <CodeInput label={t('twoFactor.eitherCode')} name="code" error={codeError} kind="either" />
       <button type="submit" class="secondary" disabled={asking || action.busy}>
-        Turn off two-factor login
+        {t('twoFactor.turnOff')}
       </button>
       {asking && (
-        <Confirmation confirmLabel="Turn off two-factor login" danger onConfirm={() => void turnOff()} onCancel={() => setAsking(false)}>
-          Turn off two-factor login? Your password alone will log in again, here, in the game and in launchers.
+        <Confirmation confirmLabel={t('twoFactor.turnOff')} danger onConfirm={() => void turnOff()} onCancel={() => setAsking(false)}>
+          {t('twoFactor.turnOffQuestion')}
         </Confirmation>
       )}
       <div aria-live="polite">{action.outcome}</div>
@@ -270,21 +267,20 @@ export function AdminTwoFactor(props: { userId: number; name: string; on: boolea
       setAsking(false);
       await api.delete(`/api/admin/user/${props.userId}/2fa`);
       await props.onChanged();
-      return `Two-factor login is off for ${props.name}; they were told by mail.`;
+      return t('adminParts.twoFactorOff', { name: props.name });
     });
   return (
     <div role="group" aria-labelledby="user-two-factor-heading">
-      <h3 id="user-two-factor-heading">Two-factor login</h3>
-      <p class="muted">{props.on ? 'On: every login asks for a code from their app.' : 'Off.'}</p>
+      <h3 id="user-two-factor-heading">{t('twoFactor.title')}</h3>
+      <p class="muted">{props.on ? t('adminParts.twoFactorOn') : t('adminParts.twoFactorOffShort')}</p>
       {props.on && props.mayTurnOff && (
         <button type="button" class="secondary small" disabled={asking || action.busy} onClick={() => setAsking(true)}>
-          Turn off two-factor login
+          {t('twoFactor.turnOff')}
         </button>
       )}
       {asking && (
-        <Confirmation confirmLabel="Turn off two-factor login" danger onConfirm={() => void turnOff()} onCancel={() => setAsking(false)}>
-          Turn off two-factor login for {props.name}? Their password alone will log them in again (for a lost phone without recovery codes).
-          They get a mail saying so, and the audit log records it.
+        <Confirmation confirmLabel={t('twoFactor.turnOff')} danger onConfirm={() => void turnOff()} onCancel={() => setAsking(false)}>
+          {t('adminParts.twoFactorQuestion', { name: props.name })}
         </Confirmation>
       )}
       <div aria-live="polite">{action.outcome}</div>
