@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { ParsedMail } from 'mailparser';
+import { Secret, TOTP } from 'otpauth';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { skinFile } from '../../test/support/fixtures.ts';
 import { OWNER, randomAddress, startService, uniqueName, type TestService } from '../../test/support/service.ts';
@@ -146,6 +147,23 @@ describeEachDatabase('languages of the API and the mails', (kind) => {
     assert.match(mail.text ?? '', new RegExp(`Здравствуйте, ${player.username}!`));
     assert.match(mail.text ?? '', /\d{4} г\. \(UTC\) модератор удалил ваш скин «Грубый»/);
     assert.match(mail.text ?? '', /Причина: Оскорбительная картинка/);
+  });
+
+  it("writes an administrator's two-factor switch-off in the player's language, and its answer in the administrator's", async () => {
+    const player = await registerIn(ZH);
+    const setup = await service.call('POST', '/api/home/2fa', { token: player.token, headers: ZH });
+    assert.equal(setup.status, 200, setup.body.msg);
+    assert.match(setup.body.msg, /身份验证器/);
+    const code = TOTP.generate({ secret: Secret.fromBase32(setup.body.data.secret), algorithm: 'SHA1', digits: 6, period: 30 });
+    const confirmed = await service.call('POST', '/api/home/2fa/confirm', { token: player.token, body: { code } });
+    assert.equal(confirmed.status, 200, confirmed.body.msg);
+
+    const off = await service.call('DELETE', `/api/admin/user/${player.username}/2fa`, { token: await service.ownerToken(), headers: RU });
+    assert.deepEqual([off.status, off.body.msg], [200, 'Двухфакторная аутентификация этого игрока выключена; ему отправлено письмо']);
+    const mail = await service.mailbox.waitFor((m) => mailTo(player.mail)(m) && m.subject === '两步验证已关闭');
+    assert.match(mail.text ?? '', new RegExp(`管理员（${OWNER.username}）关闭了你账号的两步验证`));
+    assert.match(mail.text ?? '', /http:\/\/skins\.test\/home/);
+    assert.match(String(mail.html), /<a href="http:\/\/skins\.test\/home">/);
   });
 
   it('keeps the Yggdrasil and GravitLauncher answers in their fixed English whatever Accept-Language says', async () => {
