@@ -83,7 +83,7 @@ export function renderPixels(request: RenderRequest): RgbaImage {
     height,
     pixels,
     colours: new Uint32Array(pixels.buffer),
-    depth: flat ? new Float32Array(0) : new Float32Array(width * height).fill(-Infinity),
+    depth: flat ? new Float32Array(0) : depthBuffer(width * height),
     scale,
     offsetX: (width - frame.width * scale) / 2,
     offsetY: (height - frame.height * scale) / 2,
@@ -438,6 +438,17 @@ interface Texels {
 
 const texelViews = new WeakMap<RgbaImage, Texels>();
 
+/**
+ * The depth buffer of a 3D render, cleared: one buffer kept and reused (renders are synchronous), so that a
+ * render does not allocate and zero up to 2.3 MB only to fill it again. At most 4 bytes a pixel of the
+ * largest image drawn so far (a 512-pixel body or cloak: 2.3 MB).
+ */
+let depthScratch = new Float32Array(0);
+function depthBuffer(length: number): Float32Array {
+  if (depthScratch.length < length) depthScratch = new Float32Array(length);
+  return depthScratch.subarray(0, length).fill(-Infinity);
+}
+
 /** A 32-bit view of a texture; decoded textures are cached by the caller, so is this view (copied if unaligned). */
 function texelsOf(image: RgbaImage): Texels {
   let texels = texelViews.get(image);
@@ -454,6 +465,8 @@ function texelsOf(image: RgbaImage): Texels {
 const EDGE_SLACK = 1e-4;
 /** Depth ties (an overlay over its base in flat views) go to the face drawn later. */
 const DEPTH_SLACK = 1e-3;
+/** Copying a texel into a face's patch costs about what one covered pixel does (see facePatch). */
+const PATCH_COST = 2;
 
 function drawFace(face: ScreenFace, texels: Texels, target: Target): void {
   const { width, height, pixels, colours, depth, scale } = target;
@@ -485,6 +498,14 @@ function drawFace(face: ScreenFace, texels: Texels, target: Target): void {
   const textureRows = rows * texelScale;
   const textureX = face.rectX * texelScale;
   const textureY = face.rectY * texelScale;
+  // Most faces cover many pixels per texel: copy their texels once, shaded and in the face's own order, and
+  // let the pixel loop index that copy. A face with more texels than pixels to cover reads the texture itself.
+  const patchWidth = textureColumns + 1;
+  const patch =
+    patchWidth * (textureRows + 1) * PATCH_COST <= (lastRow - firstRow + 1) * (lastColumn - firstColumn + 1)
+      ? facePatch(texels, textureX, textureY, textureColumns, textureRows, mirrored, shade)
+      : null;
+  const patchBytes = patch && new Uint8Array(patch.buffer, 0, patch.length * 4);
 
   for (let y = firstRow; y <= lastRow; y++) {
     const dy = y + 0.5 - originY;
@@ -512,6 +533,45 @@ function drawFace(face: ScreenFace, texels: Texels, target: Target): void {
     }
     let a = aAtZero + from * aPerX;
     let b = bAtZero + from * bPerX;
+    if (patch) {
+      if (patchOpaque)
+        drawOpaqueSpan(
+          colours,
+          depth,
+          patch,
+          y * width + from,
+          y * width + to,
+          a,
+          b,
+          aPerX,
+          bPerX,
+          depth0,
+          depthA,
+          depthB,
+          texelScale,
+          patchWidth,
+        );
+      else
+        drawSpan(
+          colours,
+          depth,
+          pixels,
+          patch,
+          patchBytes!,
+          y * width + from,
+          y * width + to,
+          a,
+          b,
+          aPerX,
+          bPerX,
+          depth0,
+          depthA,
+          depthB,
+          texelScale,
+          patchWidth,
+        );
+      continue;
+    }
     for (let index = y * width + from, end = y * width + to; index <= end; index++, a += aPerX, b += bPerX) {
       const z = depth0 + a * depthA + b * depthB;
       if (z < depth[index] - DEPTH_SLACK) continue;
@@ -532,6 +592,104 @@ function drawFace(face: ScreenFace, texels: Texels, target: Target): void {
       }
     }
   }
+}
+
+/** drawSpan for a patch without a translucent or transparent texel: only the depth test decides. */
+function drawOpaqueSpan(
+  colours: Uint32Array,
+  depth: Float32Array,
+  patch: Uint32Array,
+  from: number,
+  to: number,
+  a: number,
+  b: number,
+  aPerX: number,
+  bPerX: number,
+  depth0: number,
+  depthA: number,
+  depthB: number,
+  texelScale: number,
+  patchWidth: number,
+): void {
+  for (let index = from; index <= to; index++, a += aPerX, b += bPerX) {
+    const z = depth0 + a * depthA + b * depthB;
+    if (z < depth[index]! - DEPTH_SLACK) continue;
+    depth[index] = z;
+    colours[index] = patch[((b * texelScale) | 0) * patchWidth + ((a * texelScale) | 0)]!;
+  }
+}
+
+/**
+ * One row of a face, from pixel index `from` to `to` inclusive, its texels read from the face's patch. A pixel
+ * is drawn if its texel is not transparent and it is not behind what is drawn there: the texel is tested first,
+ * since this is the loop of patches with transparent texels (overlays, mostly).
+ */
+function drawSpan(
+  colours: Uint32Array,
+  depth: Float32Array,
+  pixels: Uint8Array,
+  patch: Uint32Array,
+  patchBytes: Uint8Array,
+  from: number,
+  to: number,
+  a: number,
+  b: number,
+  aPerX: number,
+  bPerX: number,
+  depth0: number,
+  depthA: number,
+  depthB: number,
+  texelScale: number,
+  patchWidth: number,
+): void {
+  for (let index = from; index <= to; index++, a += aPerX, b += bPerX) {
+    const source = ((b * texelScale) | 0) * patchWidth + ((a * texelScale) | 0);
+    const texel = patch[source]!;
+    const alpha = texel >>> 24;
+    if (alpha === 0) continue;
+    const z = depth0 + a * depthA + b * depthB;
+    if (z < depth[index]! - DEPTH_SLACK) continue;
+    depth[index] = z;
+    if (alpha === 255) colours[index] = texel;
+    else blend(pixels, index * 4, patchBytes, source * 4, null);
+  }
+}
+
+/**
+ * The texels of a face's texture rectangle as the face shows them: shaded, mirrored if the face is, and one
+ * column and one row longer than the rectangle, repeating its last column and row. Pixel centres on a face's
+ * far edges (within EDGE_SLACK) map to texel column `textureColumns` or row `textureRows`, which the direct
+ * loop clamps to the last one: the extra column and row make the clamp unnecessary. One buffer, reused.
+ */
+let patchColours = new Uint32Array(1024);
+/** Whether every texel of the last patch made is opaque. */
+let patchOpaque = false;
+function facePatch(
+  texels: Texels,
+  x: number,
+  y: number,
+  columns: number,
+  rows: number,
+  mirrored: boolean,
+  shade: Uint8Array | null,
+): Uint32Array {
+  const patchWidth = columns + 1;
+  const size = patchWidth * (rows + 1);
+  if (patchColours.length < size) patchColours = new Uint32Array(Math.max(size, 2 * patchColours.length));
+  const patch = patchColours;
+  const { colours: texture, width: textureWidth } = texels;
+  let opaque = true;
+  for (let row = 0; row <= rows; row++) {
+    const from = (y + Math.min(row, rows - 1)) * textureWidth + x;
+    for (let column = 0, at = row * patchWidth; column <= columns; column++, at++) {
+      const clamped = column < columns ? column : columns - 1;
+      const texel = texture[from + (mirrored ? columns - 1 - clamped : clamped)]!;
+      patch[at] = shade ? shadeTexel(texel, shade) : texel;
+      if (texel >>> 24 !== 255) opaque = false;
+    }
+  }
+  patchOpaque = opaque;
+  return patch;
 }
 
 /**
