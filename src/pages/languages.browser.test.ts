@@ -205,6 +205,34 @@ describeEachDatabase('the pages in Russian and Chinese', (kind) => {
   };
 
   it(
+    'records what /login transfers in Russian (i18next and the Russian catalogue come as chunks of their own)',
+    { skip: skipReason ?? false },
+    async (t) => {
+      const page = await openRussianPage();
+      const sizes: Promise<number>[] = [];
+      const scripts: string[] = [];
+      page.on('requestfinished', (request) => {
+        sizes.push(request.sizes().then((size) => size.responseHeadersSize + size.responseBodySize));
+        if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
+      });
+      await page.goto(`${origin}/login`);
+      await page.getByRole('heading', { name: 'Вход' }).waitFor();
+      await page.waitForLoadState('networkidle');
+      const bytes = (await Promise.all(sizes)).reduce((sum, size) => sum + size, 0);
+      t.diagnostic(`/login in Russian, cold cache: ${bytes} bytes transferred in ${sizes.length} requests`);
+      assert.ok(
+        scripts.some((path) => /\/assets\/i18next-/.test(path)),
+        'i18next is a chunk of its own',
+      );
+      assert.ok(
+        scripts.some((path) => /\/assets\/web-/.test(path)),
+        'the Russian catalogue is a chunk of its own',
+      );
+      await page.context().close();
+    },
+  );
+
+  it(
     'remembers a visitor’s choice in this browser, and an account’s choice over the browser’s',
     { skip: skipReason ?? false },
     async () => {
