@@ -1,8 +1,10 @@
-// Lists of records for the admin console: a scrollable table, and a paginated list loaded from the API.
+// Lists of records for the admin console: a scrollable table, and a paginated list loaded from the API (its words
+// in the console's catalogue, admin.json).
 import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { messageOf } from './components.tsx';
+import { formatNumber, t } from './i18n.ts';
 
 const PAGE_SIZE = 20;
 
@@ -58,11 +60,19 @@ export function usePagedList<T>(path: string, filters: Record<string, string | n
   const pager = (
     <div class="pager">
       <button type="button" class="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-        Previous
+        {t('admin:pager.previous')}
       </button>
-      <span>{total === 0 ? 'none' : `${offset + 1}–${Math.min(offset + PAGE_SIZE, total)} of ${total}`}</span>
+      <span>
+        {total === 0
+          ? t('admin:pager.none')
+          : t('admin:pager.range', {
+              first: formatNumber(offset + 1),
+              last: formatNumber(Math.min(offset + PAGE_SIZE, total)),
+              total: formatNumber(total),
+            })}
+      </span>
       <button type="button" class="secondary" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
-        Next
+        {t('admin:pager.next')}
       </button>
     </div>
   );

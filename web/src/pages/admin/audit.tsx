@@ -4,8 +4,10 @@ import { useState } from 'preact/hooks';
 import type { AuditEntry } from '../../api.ts';
 import { Notice } from '../../components.tsx';
 import { Table, usePagedList } from '../../table.tsx';
-import { AUDIT_ACTIONS, actionLabel, describe } from './audit-sentences.ts';
+import { useT } from '../../i18n.ts';
+import { auditActions, actionLabel, describe } from './audit-sentences.ts';
 import { playerNamed, plainMessage, UserLink, UsernameField } from './names.tsx';
+import { dateTime } from './words.ts';
 
 interface Filters {
   for?: number;
@@ -18,6 +20,7 @@ interface Filters {
 const seconds = (local: string) => (local ? Math.floor(new Date(local).getTime() / 1000) : undefined);
 
 export function AuditSection() {
+  const t = useT();
   const [filters, setFilters] = useState<Filters>({});
   const [about, setAbout] = useState('');
   const [by, setBy] = useState('');
@@ -41,16 +44,16 @@ export function AuditSection() {
   };
   return (
     <section aria-labelledby="audit-heading">
-      <h2 id="audit-heading">Audit log</h2>
+      <h2 id="audit-heading">{t('admin:audit.heading')}</h2>
       <form class="form" onSubmit={(event) => void apply(event)}>
         <div class="fields">
-          <UsernameField label="About player" value={about} onInput={setAbout} error={aboutError} />
-          <UsernameField label="Done by" value={by} onInput={setBy} hint="A player's name, or system" />
+          <UsernameField label={t('admin:audit.about')} value={about} onInput={setAbout} error={aboutError} />
+          <UsernameField label={t('admin:audit.by')} value={by} onInput={setBy} hint={t('admin:audit.byHint')} />
           <div class="field">
-            <label for="audit-action">What happened</label>
+            <label for="audit-action">{t('admin:audit.what')}</label>
             <select id="audit-action" value={action} onChange={(event) => setAction(event.currentTarget.value)}>
-              <option value="">Anything</option>
-              {AUDIT_ACTIONS.map((group) => (
+              <option value="">{t('admin:audit.anything')}</option>
+              {auditActions().map((group) => (
                 <optgroup key={group.group} label={group.group}>
                   {Object.entries(group.actions).map(([name, label]) => (
                     <option key={name} value={name}>
@@ -62,28 +65,34 @@ export function AuditSection() {
             </select>
           </div>
           <div class="field">
-            <label for="audit-since">Since</label>
+            <label for="audit-since">{t('admin:audit.since')}</label>
             <input id="audit-since" type="datetime-local" value={since} onInput={(event) => setSince(event.currentTarget.value)} />
           </div>
           <div class="field">
-            <label for="audit-until">Until</label>
+            <label for="audit-until">{t('admin:audit.until')}</label>
             <input id="audit-until" type="datetime-local" value={until} onInput={(event) => setUntil(event.currentTarget.value)} />
           </div>
         </div>
-        <button type="submit">Filter</button>
+        <button type="submit">{t('admin:audit.filter')}</button>
       </form>
       {list.error && <Notice kind="error">{plainMessage(list.error)}</Notice>}
       {list.rows?.length === 0 ? (
-        <p class="muted">Nothing was recorded that matches.</p>
+        <p class="muted">{t('admin:audit.nothing')}</p>
       ) : (
         <Table
-          headers={['When', 'What', 'By', 'About', 'Details']}
+          headers={[
+            t('admin:audit.when'),
+            t('admin:audit.whatHeader'),
+            t('admin:audit.byHeader'),
+            t('admin:audit.aboutHeader'),
+            t('admin:audit.details'),
+          ]}
           rows={list.rows}
           cells={(entry) => [
-            new Date(entry.time * 1000).toLocaleString(),
+            dateTime(entry.time),
             actionLabel(entry.action),
             entry.iss_id ? <UserLink id={entry.iss_id} name={entry.iss} /> : entry.iss,
-            entry.for ? <UserLink id={entry.for} name={entry.for_name ?? ''} /> : <span class="muted">nobody in particular</span>,
+            entry.for ? <UserLink id={entry.for} name={entry.for_name ?? ''} /> : <span class="muted">{t('admin:audit.nobody')}</span>,
             describe(entry),
           ]}
         />

@@ -3,6 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api, LEVELS, textureUrls, type CapeRecord, type UserDetail } from '../../api.ts';
 import { Confirmation, Notice, useAction } from '../../components.tsx';
+import { useT } from '../../i18n.ts';
 import { usePagedList } from '../../table.tsx';
 import { playerNamed, plainMessage, UserLink, UsernameField } from './names.tsx';
 
@@ -15,6 +16,7 @@ async function changeCapes(player: Pick<UserDetail, 'Capes'> & { Id: number }, c
 type Asking = { kind: 'delete'; cape: CapeRecord } | { kind: 'take'; cape: CapeRecord; owner: { id: number; username: string } };
 
 export function CapesSection(props: { level: number }) {
+  const t = useT();
   const list = usePagedList<CapeRecord>('/api/admin/allcapes', {});
   const action = useAction();
   const [asking, setAsking] = useState<Asking | null>(null);
@@ -25,11 +27,11 @@ export function CapesSection(props: { level: number }) {
       try {
         if (question.kind === 'delete') {
           await api.delete('/api/admin/user/cape/upload', { capeid: question.cape.uuid });
-          return `The cape “${question.cape.name}” is deleted.`;
+          return t('admin:capes.deleted', { name: question.cape.name });
         }
         const owner = await playerNamed(String(question.owner.id));
         await changeCapes(owner, question.cape.uuid, false);
-        return `${question.owner.username} no longer has the cape “${question.cape.name}”.`;
+        return t('admin:capes.taken', { name: question.owner.username, cape: question.cape.name });
       } catch (error) {
         throw new Error(plainMessage(error));
       } finally {
@@ -39,20 +41,20 @@ export function CapesSection(props: { level: number }) {
   };
   return (
     <section aria-labelledby="capes-heading">
-      <h2 id="capes-heading">Capes</h2>
+      <h2 id="capes-heading">{t('admin:capes.heading')}</h2>
       {canEdit && <CapeUpload onUploaded={list.reload} />}
       {list.error && <Notice kind="error">{plainMessage(list.error)}</Notice>}
       {action.outcome}
-      {list.rows?.length === 0 && <p class="muted">No capes yet.</p>}
+      {list.rows?.length === 0 && <p class="muted">{t('admin:capes.none')}</p>}
       <ul class="items admin-capes">
         {list.rows?.map((cape) => (
-          <li key={cape.uuid} aria-label={`Cape ${cape.name}`}>
+          <li key={cape.uuid} aria-label={t('admin:capes.item', { name: cape.name })}>
             <img src={textureUrls.cloak(cape.uuid)} alt="" width={48} height={48} />
             <div class="grow">
               <strong>{cape.name}</strong>
               <div class="owners">
-                <span class="muted">Owners: </span>
-                {(cape.owner_users ?? []).length === 0 && <span class="muted">nobody yet</span>}
+                <span class="muted">{t('admin:capes.owners')} </span>
+                {(cape.owner_users ?? []).length === 0 && <span class="muted">{t('admin:capes.nobody')}</span>}
                 <ul class="owner-list">
                   {(cape.owner_users ?? []).map((owner) => (
                     <li key={owner.id}>
@@ -61,10 +63,10 @@ export function CapesSection(props: { level: number }) {
                         <button
                           type="button"
                           class="secondary small"
-                          aria-label={`Take back ${cape.name} from ${owner.username}`}
+                          aria-label={t('admin:capes.takeBackNamed', { cape: cape.name, name: owner.username })}
                           onClick={() => setAsking({ kind: 'take', cape, owner })}
                         >
-                          Take back
+                          {t('admin:capes.takeBack')}
                         </button>
                       )}
                     </li>
@@ -73,14 +75,18 @@ export function CapesSection(props: { level: number }) {
               </div>
               {asking && asking.cape.uuid === cape.uuid && (
                 <Confirmation
-                  confirmLabel={asking.kind === 'delete' ? `Delete the cape ${cape.name}` : `Take it from ${asking.owner.username}`}
+                  confirmLabel={
+                    asking.kind === 'delete'
+                      ? t('admin:capes.deleteNamed', { name: cape.name })
+                      : t('admin:capes.takeFrom', { name: asking.owner.username })
+                  }
                   danger
                   onConfirm={() => confirmed(asking)}
                   onCancel={() => setAsking(null)}
                 >
                   {asking.kind === 'delete'
-                    ? `Delete the cape “${cape.name}”? Its ${(cape.owner_users ?? []).length} owners lose it, and it cannot be undone.`
-                    : `Take the cape “${cape.name}” back from ${asking.owner.username}? They stop wearing it at once.`}
+                    ? t('admin:capes.deleteQuestion', { name: cape.name, count: (cape.owner_users ?? []).length })
+                    : t('admin:capes.takeQuestion', { cape: cape.name, name: asking.owner.username })}
                 </Confirmation>
               )}
               {canEdit && <GiveCape cape={cape} onGiven={list.reload} />}
@@ -89,10 +95,10 @@ export function CapesSection(props: { level: number }) {
               <button
                 type="button"
                 class="danger"
-                aria-label={`Delete the cape ${cape.name}`}
+                aria-label={t('admin:capes.deleteNamed', { name: cape.name })}
                 onClick={() => setAsking({ kind: 'delete', cape })}
               >
-                Delete
+                {t('admin:capes.delete')}
               </button>
             )}
           </li>
@@ -105,6 +111,7 @@ export function CapesSection(props: { level: number }) {
 
 /** Gives one cape to a player typed by name (suggestions as they type). */
 function GiveCape(props: { cape: CapeRecord; onGiven: () => void }) {
+  const t = useT();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
@@ -117,11 +124,11 @@ function GiveCape(props: { cape: CapeRecord; onGiven: () => void }) {
     try {
       const player = await playerNamed(name);
       if (player.Capes.some((cape) => cape.Id === props.cape.uuid)) {
-        setError(`${player.Username} has this cape already.`);
+        setError(t('admin:capes.hasIt', { name: player.Username }));
         return;
       }
       await changeCapes(player, props.cape.uuid, true);
-      setDone(`${player.Username} can now wear the cape “${props.cape.name}”.`);
+      setDone(t('admin:capes.given', { name: player.Username, cape: props.cape.name }));
       setName('');
       props.onGiven();
     } catch (failure) {
@@ -132,9 +139,9 @@ function GiveCape(props: { cape: CapeRecord; onGiven: () => void }) {
   };
   return (
     <form class="give-cape" onSubmit={(event) => void give(event)}>
-      <UsernameField label={`Give “${props.cape.name}” to`} value={name} onInput={setName} required error={error} />
+      <UsernameField label={t('admin:capes.giveTo', { cape: props.cape.name })} value={name} onInput={setName} required error={error} />
       <button type="submit" class="secondary" disabled={busy}>
-        Give cape
+        {t('admin:capes.give')}
       </button>
       {done && <Notice kind="ok">{done}</Notice>}
     </form>
@@ -143,6 +150,7 @@ function GiveCape(props: { cape: CapeRecord; onGiven: () => void }) {
 
 /** A new cape, with its first owners typed by name (comma-separated). */
 function CapeUpload(props: { onUploaded: () => void }) {
+  const t = useT();
   const [owners, setOwners] = useState('');
   const [ownersError, setOwnersError] = useState<string | null>(null);
   const action = useAction();
@@ -170,7 +178,7 @@ function CapeUpload(props: { onUploaded: () => void }) {
             }
           }
           const file = data.get('cape_file');
-          if (!(file instanceof File) || file.size === 0) throw new Error('Choose a PNG file for the cape.');
+          if (!(file instanceof File) || file.size === 0) throw new Error(t('admin:capes.chooseFile'));
           const upload = new FormData();
           upload.append('name', String(data.get('cape_name') ?? ''));
           upload.append('owners', ids.join(','));
@@ -183,31 +191,31 @@ function CapeUpload(props: { onUploaded: () => void }) {
           form.reset();
           setOwners('');
           props.onUploaded();
-          return 'Cape uploaded.';
+          return t('admin:capes.uploaded');
         });
       }}
     >
-      <h3 id="cape-upload-heading">Upload a cape</h3>
+      <h3 id="cape-upload-heading">{t('admin:capes.uploadHeading')}</h3>
       <div class="fields">
         <div class="field">
-          <label for="cape-name">Cape name</label>
+          <label for="cape-name">{t('admin:capes.name')}</label>
           <input id="cape-name" name="cape_name" required maxLength={64} />
         </div>
         <UsernameField
-          label="Owners"
+          label={t('admin:capes.ownersField')}
           value={owners}
           onInput={setOwners}
           several
           error={ownersError}
-          hint="Player names, separated by commas; you can also give it later"
+          hint={t('admin:capes.ownersHint')}
         />
         <div class="field">
-          <label for="cape-file">Cape PNG</label>
+          <label for="cape-file">{t('admin:capes.file')}</label>
           <input id="cape-file" name="cape_file" type="file" accept="image/png" required />
         </div>
       </div>
       <button type="submit" disabled={action.busy}>
-        Upload cape
+        {t('admin:capes.upload')}
       </button>
       {action.outcome}
     </form>

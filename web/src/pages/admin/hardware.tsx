@@ -3,49 +3,49 @@
 import { useState } from 'preact/hooks';
 import { api, LEVELS, type HardwareRecord } from '../../api.ts';
 import { Confirmation, Notice, useAction } from '../../components.tsx';
+import { formatNumber, language, t, useT } from '../../i18n.ts';
 import { Link } from '../../router.tsx';
 import { Table, usePagedList } from '../../table.tsx';
+import { listOf } from './words.ts';
 
 export function HardwareSection(props: { level: number }) {
+  const t = useT();
   return (
     <section>
-      <p class="muted">
-        Machines players launched the game on, as a GravitLauncher LaunchServer with hardware protection reported them, newest first. A
-        LaunchServer refuses a banned machine, whichever account logs in on it.
-      </p>
-      <HardwareList level={props.level} empty="No hardware reported yet." />
+      <p class="muted">{t('admin:hardware.intro')}</p>
+      <HardwareList level={props.level} empty={t('admin:hardware.none')} />
     </section>
   );
 }
 
-const NOT_REPORTED = 'not reported';
+const notReported = () => t('admin:hardware.notReported');
 /** A number and its unit, kept on one line in a narrow cell. */
-const measure = (value: string | number, unit: string) => `${value}\u00a0${unit}`;
-const plural = (count: number, word: string) => measure(count, `${word}${count === 1 ? '' : 's'}`);
-/** At most `digits` decimals, without trailing zeros: 16, 7.8, 3.6. */
-const rounded = (value: number, digits: number) => String(Number(value.toFixed(digits)));
+const nowrap = (text: string) => text.replace(/ /g, '\u00a0');
 
 /** The launcher reports bytes; 0 when it could not read them. */
-const memory = (bytes: number) => (bytes > 0 ? measure(rounded(bytes / 2 ** 30, 1), 'GiB') : NOT_REPORTED);
+const memory = (bytes: number) =>
+  bytes > 0 ? nowrap(t('admin:hardware.memory', { value: formatNumber(bytes / 2 ** 30, { maximumFractionDigits: 1 }) })) : notReported();
 
 /** Cores, threads and the highest clock (reported in Hz), leaving out what was not reported. */
 function processors(info: HardwareRecord['hardwareInfo']): string {
   const parts = [
-    info.physicalProcessors > 0 ? plural(info.physicalProcessors, 'core') : '',
-    info.logicalProcessors > 0 ? plural(info.logicalProcessors, 'thread') : '',
-    info.processorMaxFreq > 0 ? measure(rounded(info.processorMaxFreq / 1e9, 2), 'GHz') : '',
+    info.physicalProcessors > 0 ? nowrap(t('admin:hardware.cores', { count: info.physicalProcessors })) : '',
+    info.logicalProcessors > 0 ? nowrap(t('admin:hardware.threads', { count: info.logicalProcessors })) : '',
+    info.processorMaxFreq > 0
+      ? nowrap(t('admin:hardware.clock', { value: formatNumber(info.processorMaxFreq / 1e9, { maximumFractionDigits: 2 }) }))
+      : '',
   ].filter(Boolean);
-  return parts.join(', ') || NOT_REPORTED;
+  return parts.length > 0 ? new Intl.ListFormat(language(), { style: 'narrow', type: 'conjunction' }).format(parts) : notReported();
 }
 
 function Players(props: { users: HardwareRecord['users'] }) {
-  if (props.users.length === 0) return <span class="muted">none</span>;
+  if (props.users.length === 0) return <span class="muted">{t('admin:hardware.noPlayers')}</span>;
   return (
     <>
       {props.users.map((user, index) => (
         <span key={user.id}>
           {index > 0 && ', '}
-          <Link href={`/admin?tab=users&user=${user.id}`}>{user.username || '(unfinished)'}</Link>
+          <Link href={`/admin?tab=users&user=${user.id}`}>{user.username || t('admin:hardware.unfinished')}</Link>
         </span>
       ))}
     </>
@@ -54,6 +54,7 @@ function Players(props: { users: HardwareRecord['users'] }) {
 
 /** A page of hardware records (every one, or only `user`'s), with ban and unban for admins after a confirmation. */
 export function HardwareList(props: { level: number; user?: number; empty: string }) {
+  const t = useT();
   const list = usePagedList<HardwareRecord>('/api/admin/hardware', { user: props.user });
   const action = useAction();
   const [asking, setAsking] = useState<HardwareRecord | null>(null);
@@ -64,7 +65,7 @@ export function HardwareList(props: { level: number; user?: number; empty: strin
       const banned = !record.banned;
       await api.patch(`/api/admin/hardware/${record.id}`, { banned });
       list.reload();
-      return banned ? `Hardware ${record.id} is banned` : `Hardware ${record.id} is no longer banned`;
+      return t(banned ? 'admin:hardware.banned' : 'admin:hardware.unbanned', { id: record.id });
     });
   };
   return (
@@ -74,16 +75,16 @@ export function HardwareList(props: { level: number; user?: number; empty: strin
       {asking && (
         <Confirmation
           key={asking.id}
-          confirmLabel={asking.banned ? `Unban hardware ${asking.id}` : `Ban hardware ${asking.id}`}
+          confirmLabel={t(asking.banned ? 'admin:hardware.unbanNamed' : 'admin:hardware.banNamed', { id: asking.id })}
           danger={!asking.banned}
           onConfirm={() => setBanned(asking)}
           onCancel={() => setAsking(null)}
         >
           {asking.banned
-            ? `Unban hardware ${asking.id}? Its players can launch the game on this machine again.`
-            : `Ban hardware ${asking.id}? A LaunchServer with hardware protection then refuses this machine, for every account: ${
-                asking.users.map((user) => user.username).join(', ') || 'no player used it yet'
-              }.`}
+            ? t('admin:hardware.unbanQuestion', { id: asking.id })
+            : asking.users.length > 0
+              ? t('admin:hardware.banQuestion', { id: asking.id, players: listOf(asking.users.map((user) => user.username)) })
+              : t('admin:hardware.banQuestionNobody', { id: asking.id })}
         </Confirmation>
       )}
       {list.rows?.length === 0 ? (
@@ -92,26 +93,26 @@ export function HardwareList(props: { level: number; user?: number; empty: strin
         <>
           <Table
             headers={[
-              'Id',
-              'Disk id',
-              'Board serial',
-              'Graphics card',
-              'Memory',
-              'Processors',
-              'Players',
-              'Banned',
-              ...(canBan ? ['Action'] : []),
+              t('admin:hardware.id'),
+              t('admin:hardware.disk'),
+              t('admin:hardware.board'),
+              t('admin:hardware.graphics'),
+              t('admin:hardware.memoryHeader'),
+              t('admin:hardware.processors'),
+              t('admin:hardware.players'),
+              t('admin:hardware.bannedHeader'),
+              ...(canBan ? [t('admin:hardware.action')] : []),
             ]}
             rows={list.rows}
             cells={(record) => [
               record.id,
-              record.hardwareInfo.hwDiskId ?? NOT_REPORTED,
-              record.hardwareInfo.baseboardSerialNumber ?? NOT_REPORTED,
-              record.hardwareInfo.graphicCard ?? NOT_REPORTED,
+              record.hardwareInfo.hwDiskId ?? notReported(),
+              record.hardwareInfo.baseboardSerialNumber ?? notReported(),
+              record.hardwareInfo.graphicCard ?? notReported(),
               memory(record.hardwareInfo.totalMemory),
               processors(record.hardwareInfo),
               <Players users={record.users} />,
-              record.banned ? <strong class="danger">banned</strong> : 'no',
+              record.banned ? <strong class="danger">{t('admin:hardware.isBanned')}</strong> : t('admin:hardware.no'),
               ...(canBan
                 ? [
                     <button
@@ -120,7 +121,7 @@ export function HardwareList(props: { level: number; user?: number; empty: strin
                       disabled={action.busy}
                       onClick={() => setAsking(record)}
                     >
-                      {record.banned ? 'Unban' : 'Ban'}
+                      {record.banned ? t('admin:hardware.unban') : t('admin:hardware.ban')}
                     </button>,
                   ]
                 : []),

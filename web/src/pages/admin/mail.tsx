@@ -3,9 +3,11 @@
 import { useState } from 'preact/hooks';
 import { api } from '../../api.ts';
 import { Confirmation, Notice, useAction } from '../../components.tsx';
+import { useT } from '../../i18n.ts';
 import { plainMessage } from './names.tsx';
 
 export function MailSection() {
+  const t = useT();
   const [subject, setSubject] = useState('');
   const [message, setMessage] = useState('');
   const [asking, setAsking] = useState(false);
@@ -18,7 +20,7 @@ export function MailSection() {
         setSubject('');
         setMessage('');
         // POST /api/admin/mail answers {msg} without the envelope: the request helper reads it as the message.
-        return answer.msg || 'The mail is on its way.';
+        return answer.msg || t('admin:mail.onItsWay');
       } catch (error) {
         throw new Error(plainMessage(error));
       }
@@ -26,8 +28,8 @@ export function MailSection() {
   };
   return (
     <section class="card" aria-labelledby="mail-heading">
-      <h2 id="mail-heading">Mail everyone</h2>
-      <p class="muted">One mail to every player with a confirmed mail address who is not banned. It is sent in the background.</p>
+      <h2 id="mail-heading">{t('admin:mail.heading')}</h2>
+      <p class="muted">{t('admin:mail.intro')}</p>
       <form
         class="form"
         onSubmit={(event) => {
@@ -36,24 +38,24 @@ export function MailSection() {
         }}
       >
         <div class="field">
-          <label for="mail-subject">Subject</label>
+          <label for="mail-subject">{t('admin:mail.subject')}</label>
           <input id="mail-subject" required maxLength={1000} value={subject} onInput={(event) => setSubject(event.currentTarget.value)} />
         </div>
         <div class="field">
-          <label for="mail-message">Message</label>
+          <label for="mail-message">{t('admin:mail.message')}</label>
           <textarea id="mail-message" rows={8} required value={message} onInput={(event) => setMessage(event.currentTarget.value)} />
         </div>
         <button type="submit" disabled={action.busy}>
-          Send to everyone
+          {t('admin:mail.send')}
         </button>
       </form>
       {asking && (
-        <Confirmation confirmLabel="Send the mail now" onConfirm={send} onCancel={() => setAsking(false)}>
-          Send “{subject}” to every player with a confirmed mail address? It cannot be called back.
+        <Confirmation confirmLabel={t('admin:mail.sendNow')} onConfirm={send} onCancel={() => setAsking(false)}>
+          {t('admin:mail.question', { subject })}
         </Confirmation>
       )}
       {action.outcome}
-      {action.error === null && action.busy && <Notice kind="ok">Sending…</Notice>}
+      {action.error === null && action.busy && <Notice kind="ok">{t('admin:mail.sending')}</Notice>}
     </section>
   );
 }

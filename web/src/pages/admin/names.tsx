@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, type UserDetail, type UserRecord } from '../../api.ts';
 import { messageOf } from '../../components.tsx';
+import { t } from '../../i18n.ts';
 import { Link } from '../../router.tsx';
 
 /** Where the console shows one player: the Users section with their editor open. */
@@ -10,7 +11,7 @@ export const userPath = (id: number) => `/admin?tab=users&user=${id}`;
 
 /** A player's name linking to their editor; a deleted account (no name) shows as such. */
 export function UserLink(props: { id: number; name: string }) {
-  if (!props.name) return <span class="muted">deleted player</span>;
+  if (!props.name) return <span class="muted">{t('admin:users.deleted')}</span>;
   return <Link href={userPath(props.id)}>{props.name}</Link>;
 }
 
@@ -83,35 +84,36 @@ export function UsernameField(props: {
 /** The player called exactly `name` (any case), with their id; an error in an admin's words when there is none. */
 export async function playerNamed(name: string): Promise<UserDetail & { Id: number }> {
   const wanted = name.trim();
-  if (!wanted) throw new Error('Type a player name.');
+  if (!wanted) throw new Error(t('admin:errors.typeName'));
   try {
     const detail = (await api.get<UserDetail>(`/api/admin/user/${encodeURIComponent(wanted)}`)).data;
     return { ...detail, Id: detail.Id ?? 0 };
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 400))
-      throw new Error(`There is no player called “${wanted}”. Check the spelling or pick a name from the suggestions.`);
+      throw new Error(t('admin:errors.noPlayer', { name: wanted }));
     throw error;
   }
 }
 
 /** The API's refusals the console can meet, said the way an admin would, with what to do; others as the API says them. */
 const PLAIN: [RegExp, (match: RegExpMatchArray) => string][] = [
-  [/^No user (.+)$/, (match) => `There is no player called “${match[1]}”. Check the spelling or pick a name from the suggestions.`],
-  [/^No (skin|cape) /, (match) => `This ${match[1]} is gone already: someone deleted it. The list is up to date again.`],
-  [/larger than the limit/, () => 'The picture is too large. Choose a smaller PNG file.'],
-  [/field "cape" is required/, () => 'Choose a PNG file for the cape.'],
-  [/not a PNG|not a valid PNG|file is empty/, () => 'This file is not a PNG picture. Choose the cape as a PNG file.'],
-  [/expired_at must lie in the future/, () => 'Choose an end in the future, or leave it empty for a role without end.'],
-  [/at or above your own level/, () => 'You cannot do this to a player whose level is equal to or above yours.'],
-  [/^The last owner cannot be demoted or banned$/, () => 'This is the last owner: make someone else an owner first.'],
-  [/has no role grant/, () => 'This player has no role any more. The list is up to date again.'],
-  [/^Keep the reason under/, () => 'Shorten the reason to 500 characters or fewer.'],
-  [/^username must be/, () => 'A player name has 3 to 16 characters: letters A-Z, digits and _. Choose another.'],
-  [/^password must be at least (\d+)/, (match) => `The new password is too short: use at least ${match[1]} characters.`],
-  [/^password must be at most (\d+)/, (match) => `The new password is too long: use at most ${match[1]} characters.`],
-  [/^mail must be a valid mail address/, () => 'Type a mail address such as name@example.org.'],
-  [/^Another account has this username or mail address$/, () => 'Another account has this name or mail address already: choose another.'],
-  [/^cape name must be/, () => 'Give the cape a name of 1 to 64 characters.'],
+  [/^No user (.+)$/, (match) => t('admin:errors.noPlayer', { name: match[1] })],
+  [/^No skin /, () => t('admin:errors.skinGone')],
+  [/^No cape /, () => t('admin:errors.capeGone')],
+  [/larger than the limit/, () => t('admin:errors.tooLarge')],
+  [/field "cape" is required/, () => t('admin:errors.chooseCape')],
+  [/not a PNG|not a valid PNG|file is empty/, () => t('admin:errors.notPng')],
+  [/expired_at must lie in the future/, () => t('admin:errors.futureEnd')],
+  [/at or above your own level/, () => t('admin:errors.aboveYou')],
+  [/^The last owner cannot be demoted or banned$/, () => t('admin:errors.lastOwner')],
+  [/has no role grant/, () => t('admin:errors.noRole')],
+  [/^Keep the reason under/, () => t('admin:errors.reasonTooLong')],
+  [/^username must be/, () => t('admin:errors.username')],
+  [/^password must be at least (\d+)/, (match) => t('admin:errors.passwordShort', { count: Number(match[1]) })],
+  [/^password must be at most (\d+)/, (match) => t('admin:errors.passwordLong', { count: Number(match[1]) })],
+  [/^mail must be a valid mail address/, () => t('admin:errors.mail')],
+  [/^Another account has this username or mail address$/, () => t('admin:errors.taken')],
+  [/^cape name must be/, () => t('admin:errors.capeName')],
 ];
 
 /** Which of a form's fields an API refusal is about (its message starts with the field's name), if any. */

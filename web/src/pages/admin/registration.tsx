@@ -4,48 +4,56 @@ import { useEffect, useState } from 'preact/hooks';
 import type { InviteRecord, NewInvite, RegistrationModeName, RegistrationState } from '../../../../src/http/shapes/registration.ts';
 import { api, LEVELS } from '../../api.ts';
 import { Confirmation, CopyField, Notice, messageOf, useAction } from '../../components.tsx';
+import { Rich, t, useT } from '../../i18n.ts';
 import { Link } from '../../router.tsx';
 import { Table, usePagedList } from '../../table.tsx';
+import { dateTime } from './words.ts';
 import './console-overview.css';
 
-export const MODE_WORDS: Record<RegistrationModeName, { short: string; long: string }> = {
-  open: { short: 'Open', long: 'Anyone may create an account.' },
-  invite: { short: 'By invitation', long: 'Only people with an invitation link may create an account.' },
-  closed: { short: 'Closed', long: 'Nobody may create an account.' },
-};
+/** A registration mode in words: its short name ("Open") and what it means. */
+export const modeWords = (mode: RegistrationModeName): { short: string; long: string } => ({
+  short: t(`admin:registration.${mode}`),
+  long: t(`admin:registration.${mode}Long`),
+});
 const MODES: RegistrationModeName[] = ['open', 'invite', 'closed'];
-const LIFETIMES = [
-  { days: 1, label: '1 day' },
-  { days: 7, label: '7 days' },
-  { days: 30, label: '30 days' },
-  { days: 90, label: '90 days' },
-];
+const LIFETIMES = [1, 7, 30, 90];
 
-const date = (seconds: number) =>
-  new Date(seconds * 1000).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit' });
+const date = dateTime;
 
 function statusText(invite: InviteRecord) {
   switch (invite.status) {
     case 'usable':
-      return `Can be used until ${date(invite.expires_at)}`;
+      return t('admin:registration.usableUntil', { date: date(invite.expires_at) });
     case 'used':
       return (
-        <>
-          Used {invite.used_at !== null && `on ${date(invite.used_at)}`} by{' '}
-          {invite.used_by ? <Link href={`/admin?tab=users&user=${invite.used_by.id}`}>{invite.used_by.name}</Link> : 'a deleted account'}
-        </>
+        <Rich
+          text={
+            invite.used_at !== null ? t('admin:registration.usedBy', { date: date(invite.used_at) }) : t('admin:registration.usedByUndated')
+          }
+          parts={{
+            who: () =>
+              invite.used_by ? (
+                <Link href={`/admin?tab=users&user=${invite.used_by.id}`}>{invite.used_by.name}</Link>
+              ) : (
+                t('admin:registration.deletedAccount')
+              ),
+          }}
+        />
       );
     case 'expired':
-      return `Expired on ${date(invite.expires_at)}`;
+      return t('admin:registration.expiredOn', { date: date(invite.expires_at) });
     case 'revoked':
-      return `Withdrawn${invite.revoked_at !== null ? ` on ${date(invite.revoked_at)}` : ''}`;
+      return invite.revoked_at !== null
+        ? t('admin:registration.withdrawnOn', { date: date(invite.revoked_at) })
+        : t('admin:registration.withdrawn');
   }
 }
 
 export function RegistrationSection(props: { level: number }) {
+  const t = useT();
   const [version, setVersion] = useState(0);
   return (
-    <section aria-label="Registration">
+    <section aria-label={t('admin:registration.label')}>
       <ModeCard level={props.level} />
       {props.level >= LEVELS.admin && <NewInviteCard created={() => setVersion(version + 1)} />}
       <InviteList level={props.level} version={version} />
@@ -54,6 +62,7 @@ export function RegistrationSection(props: { level: number }) {
 }
 
 function ModeCard(props: { level: number }) {
+  const t = useT();
   const [state, setState] = useState<RegistrationState | null>(null);
   const [choice, setChoice] = useState<RegistrationModeName>('open');
   const [failure, setFailure] = useState<string | null>(null);
@@ -72,26 +81,30 @@ function ModeCard(props: { level: number }) {
       const reply = await api.put<RegistrationState>('/api/admin/registration', { mode });
       setState(reply.data);
       setChoice(reply.data.mode);
-      return mode === null
-        ? `Registration follows the REGISTRATION setting again: ${MODE_WORDS[reply.data.mode].short.toLowerCase()}.`
-        : `Registration is now ${MODE_WORDS[reply.data.mode].short.toLowerCase()}.`;
+      const now = modeWords(reply.data.mode).short.toLowerCase();
+      return mode === null ? t('admin:registration.followsSetting', { mode: now }) : t('admin:registration.nowMode', { mode: now });
     });
   const isOwner = props.level >= LEVELS.owner;
   return (
     <section class="card" aria-labelledby="registration-mode">
-      <h2 id="registration-mode">Who may create an account</h2>
+      <h2 id="registration-mode">{t('admin:registration.heading')}</h2>
       {failure && <Notice kind="error">{failure}</Notice>}
       {state && (
         <>
           <p>
-            Now: <strong>{MODE_WORDS[state.mode].short}</strong>. {MODE_WORDS[state.mode].long}
+            {t('admin:registration.now')} <strong>{modeWords(state.mode).short}</strong>. {modeWords(state.mode).long}
           </p>
           <p class="muted">
             {state.chosen === null
-              ? `This is the REGISTRATION setting of the server.`
-              : `Chosen here${state.changed_by ? ` by ${state.changed_by}` : ''}${
-                  state.changed_at !== null ? ` on ${date(state.changed_at)}` : ''
-                }; the server's REGISTRATION setting says ${MODE_WORDS[state.setting].short.toLowerCase()}.`}
+              ? t('admin:registration.fromSetting')
+              : t(
+                  `admin:registration.${state.changed_by ? (state.changed_at !== null ? 'chosenByOn' : 'chosenBy') : state.changed_at !== null ? 'chosenOn' : 'chosen'}`,
+                  {
+                    name: state.changed_by ?? undefined,
+                    date: state.changed_at !== null ? date(state.changed_at) : undefined,
+                    setting: modeWords(state.setting).short.toLowerCase(),
+                  },
+                )}
           </p>
           {isOwner ? (
             <form
@@ -102,29 +115,29 @@ function ModeCard(props: { level: number }) {
               }}
             >
               <fieldset class="modes">
-                <legend>Registration</legend>
+                <legend>{t('admin:registration.legend')}</legend>
                 {MODES.map((mode) => (
                   <label key={mode}>
                     <input type="radio" name="registration-mode" value={mode} checked={choice === mode} onChange={() => setChoice(mode)} />
                     <span>
-                      <strong>{MODE_WORDS[mode].short}</strong>: {MODE_WORDS[mode].long}
+                      <strong>{modeWords(mode).short}</strong>: {modeWords(mode).long}
                     </span>
                   </label>
                 ))}
               </fieldset>
               <div class="actions">
                 <button type="submit" disabled={action.busy}>
-                  Save for every server
+                  {t('admin:registration.save')}
                 </button>
                 {state.chosen !== null && (
                   <button type="button" class="secondary" disabled={action.busy} onClick={() => save(null)}>
-                    Follow the server setting again
+                    {t('admin:registration.follow')}
                   </button>
                 )}
               </div>
             </form>
           ) : (
-            <p class="muted">Owners change this.</p>
+            <p class="muted">{t('admin:registration.ownersChange')}</p>
           )}
           {action.outcome}
         </>
@@ -134,14 +147,15 @@ function ModeCard(props: { level: number }) {
 }
 
 function NewInviteCard(props: { created: () => void }) {
+  const t = useT();
   const [note, setNote] = useState('');
   const [days, setDays] = useState(7);
   const [made, setMade] = useState<NewInvite | null>(null);
   const action = useAction();
   return (
     <section class="card" aria-labelledby="new-invite">
-      <h2 id="new-invite">Invite someone</h2>
-      <p class="muted">An invitation link makes one account, until it expires. Send it to the person yourself.</p>
+      <h2 id="new-invite">{t('admin:registration.inviteHeading')}</h2>
+      <p class="muted">{t('admin:registration.inviteIntro')}</p>
       <form
         class="form"
         onSubmit={(event) => {
@@ -157,29 +171,29 @@ function NewInviteCard(props: { created: () => void }) {
       >
         <div class="fields">
           <div class="field">
-            <label for="invite-note">Who it is for (optional)</label>
+            <label for="invite-note">{t('admin:registration.note')}</label>
             <input id="invite-note" maxLength={200} value={note} onInput={(event) => setNote(event.currentTarget.value)} />
           </div>
           <div class="field">
-            <label for="invite-days">Valid for</label>
+            <label for="invite-days">{t('admin:registration.validFor')}</label>
             <select id="invite-days" value={String(days)} onChange={(event) => setDays(Number(event.currentTarget.value))}>
               {LIFETIMES.map((lifetime) => (
-                <option key={lifetime.days} value={String(lifetime.days)}>
-                  {lifetime.label}
+                <option key={lifetime} value={String(lifetime)}>
+                  {t('admin:registration.days', { count: lifetime })}
                 </option>
               ))}
             </select>
           </div>
         </div>
         <button type="submit" disabled={action.busy}>
-          Create invitation link
+          {t('admin:registration.create')}
         </button>
       </form>
       {action.outcome}
       {made && (
         <div class="card invite-link">
-          <CopyField label="Invitation link" value={made.link} />
-          <p class="muted">This link is shown only now: copy it and send it. It works once, until {date(made.invite.expires_at)}.</p>
+          <CopyField label={t('admin:registration.link')} value={made.link} />
+          <p class="muted">{t('admin:registration.shownOnce', { date: date(made.invite.expires_at) })}</p>
         </div>
       )}
     </section>
@@ -187,6 +201,7 @@ function NewInviteCard(props: { created: () => void }) {
 }
 
 function InviteList(props: { level: number; version: number }) {
+  const t = useT();
   const list = usePagedList<InviteRecord>('/api/admin/invites', { version: props.version });
   const action = useAction();
   const [asking, setAsking] = useState<InviteRecord | null>(null);
@@ -196,42 +211,48 @@ function InviteList(props: { level: number; version: number }) {
     void action.run(async () => {
       await api.delete(`/api/admin/invites/${invite.id}`);
       list.reload();
-      return `The invitation${invite.note ? ` “${invite.note}”` : ''} is withdrawn: its link no longer works.`;
+      return invite.note ? t('admin:registration.withdrawnNoteDone', { note: invite.note }) : t('admin:registration.withdrawnDone');
     });
   };
   return (
     <section class="card" aria-labelledby="invite-list">
-      <h2 id="invite-list">Invitations</h2>
+      <h2 id="invite-list">{t('admin:registration.listHeading')}</h2>
       {list.error && <Notice kind="error">{list.error}</Notice>}
       {action.outcome}
       {asking && (
         <Confirmation
           key={asking.id}
-          confirmLabel="Withdraw the invitation"
+          confirmLabel={t('admin:registration.withdrawInvitation')}
           danger
           onConfirm={() => revoke(asking)}
           onCancel={() => setAsking(null)}
         >
-          Withdraw the invitation{asking.note ? ` “${asking.note}”` : ''}? Its link then refuses to make an account. This cannot be undone.
+          {asking.note ? t('admin:registration.withdrawNoteQuestion', { note: asking.note }) : t('admin:registration.withdrawQuestion')}
         </Confirmation>
       )}
       {list.rows?.length === 0 ? (
-        <p class="muted">No invitations yet.</p>
+        <p class="muted">{t('admin:registration.noInvitations')}</p>
       ) : (
         <>
           <Table
-            headers={['Who it is for', 'State', 'Made by', 'Made', ...(canRevoke ? ['Action'] : [])]}
+            headers={[
+              t('admin:registration.forWhom'),
+              t('admin:registration.state'),
+              t('admin:registration.madeBy'),
+              t('admin:registration.made'),
+              ...(canRevoke ? [t('admin:registration.action')] : []),
+            ]}
             rows={list.rows}
             cells={(invite) => [
-              invite.note || <span class="muted">no note</span>,
+              invite.note || <span class="muted">{t('admin:registration.noNote')}</span>,
               statusText(invite),
-              invite.created_by || <span class="muted">a deleted account</span>,
+              invite.created_by || <span class="muted">{t('admin:registration.deletedAccount')}</span>,
               date(invite.created_at),
               ...(canRevoke
                 ? [
                     invite.status === 'usable' ? (
                       <button type="button" class="danger" disabled={action.busy} onClick={() => setAsking(invite)}>
-                        Withdraw
+                        {t('admin:registration.withdraw')}
                       </button>
                     ) : (
                       ''

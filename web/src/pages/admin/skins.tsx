@@ -3,16 +3,18 @@
 import { useState } from 'preact/hooks';
 import { api, LEVELS, textureUrls, type SkinRecord } from '../../api.ts';
 import { Notice, useAction } from '../../components.tsx';
+import { useT } from '../../i18n.ts';
 import { usePagedList } from '../../table.tsx';
 import { plainMessage, UserLink } from './names.tsx';
 
 export function SkinsSection(props: { level: number }) {
+  const t = useT();
   const list = usePagedList<SkinRecord>('/api/admin/skins', {});
   return (
     <section aria-labelledby="skins-heading">
-      <h2 id="skins-heading">Skins</h2>
+      <h2 id="skins-heading">{t('admin:skins.heading')}</h2>
       {list.error && <Notice kind="error">{plainMessage(list.error)}</Notice>}
-      {list.rows?.length === 0 && <p class="muted">No skins yet.</p>}
+      {list.rows?.length === 0 && <p class="muted">{t('admin:skins.none')}</p>}
       <SkinList level={props.level} skins={list.rows ?? []} onChanged={list.reload} showOwner />
       {list.pager}
     </section>
@@ -21,6 +23,7 @@ export function SkinsSection(props: { level: number }) {
 
 /** Skins as a list with the admin's actions; shared by the Skins section and the user editor. */
 export function SkinList(props: { level: number; skins: SkinRecord[]; onChanged: () => void; showOwner?: boolean }) {
+  const t = useT();
   const action = useAction();
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<string | null>(null);
@@ -40,19 +43,19 @@ export function SkinList(props: { level: number; skins: SkinRecord[]; onChanged:
       {action.outcome}
       <ul class="items admin-skins">
         {props.skins.map((skin) => (
-          <li key={skin.uuid} aria-label={`Skin ${skin.name}`}>
+          <li key={skin.uuid} aria-label={t('admin:skins.item', { name: skin.name })}>
             <img src={textureUrls.head(skin.uuid)} alt="" width={48} height={48} />
             <div class="grow">
               <strong>{skin.name}</strong>
               <small>
                 {props.showOwner && (
                   <>
-                    of <UserLink id={skin.owner} name={skin.owner_name ?? ''} /> ·{' '}
+                    {t('admin:skins.of')} <UserLink id={skin.owner} name={skin.owner_name ?? ''} /> ·{' '}
                   </>
                 )}
-                {skin.slim ? 'slim arms' : 'classic arms'}
-                {skin.hd ? ' · HD' : ''}
-                {skin.selected ? ' · worn' : ''}
+                {t(skin.slim ? 'admin:skins.slimArms' : 'admin:skins.classicArms')}
+                {skin.hd ? ` · ${t('admin:skins.hd')}` : ''}
+                {skin.selected ? ` · ${t('admin:skins.worn')}` : ''}
               </small>
               {renaming === skin.uuid && (
                 <RenameForm
@@ -62,7 +65,7 @@ export function SkinList(props: { level: number; skins: SkinRecord[]; onChanged:
                     setRenaming(null);
                     void run(async () => {
                       await api.patch(`/api/admin/skin/${skin.uuid}`, { name });
-                      return `The skin is now called “${name}”.`;
+                      return t('admin:skins.renamed', { name });
                     });
                   }}
                 />
@@ -75,7 +78,7 @@ export function SkinList(props: { level: number; skins: SkinRecord[]; onChanged:
                     setDeleting(null);
                     void run(async () => {
                       await api.delete(`/api/admin/skin/${skin.uuid}`, { reason });
-                      return `The skin “${skin.name}” is deleted; its owner gets a mail${reason ? ' with your reason' : ''}.`;
+                      return t(reason ? 'admin:skins.deletedReason' : 'admin:skins.deleted', { name: skin.name });
                     });
                   }}
                 />
@@ -87,21 +90,31 @@ export function SkinList(props: { level: number; skins: SkinRecord[]; onChanged:
                   type="button"
                   class="secondary small"
                   disabled={action.busy}
-                  aria-label={`Make ${skin.slim ? 'classic' : 'slim'}: ${skin.name}`}
+                  aria-label={t(skin.slim ? 'admin:skins.makeClassicNamed' : 'admin:skins.makeSlimNamed', { name: skin.name })}
                   onClick={() =>
                     void run(async () => {
                       await api.patch(`/api/admin/skin/${skin.uuid}`, { slim: !skin.slim });
-                      return `“${skin.name}” now has ${skin.slim ? 'classic' : 'slim'} arms.`;
+                      return t(skin.slim ? 'admin:skins.nowClassic' : 'admin:skins.nowSlim', { name: skin.name });
                     })
                   }
                 >
-                  Make {skin.slim ? 'classic' : 'slim'}
+                  {t(skin.slim ? 'admin:skins.makeClassic' : 'admin:skins.makeSlim')}
                 </button>
-                <button type="button" class="secondary small" aria-label={`Rename ${skin.name}`} onClick={() => setRenaming(skin.uuid)}>
-                  Rename
+                <button
+                  type="button"
+                  class="secondary small"
+                  aria-label={t('admin:skins.renameNamed', { name: skin.name })}
+                  onClick={() => setRenaming(skin.uuid)}
+                >
+                  {t('admin:skins.rename')}
                 </button>
-                <button type="button" class="danger small" aria-label={`Delete ${skin.name}`} onClick={() => setDeleting(skin.uuid)}>
-                  Delete
+                <button
+                  type="button"
+                  class="danger small"
+                  aria-label={t('admin:skins.deleteNamed', { name: skin.name })}
+                  onClick={() => setDeleting(skin.uuid)}
+                >
+                  {t('admin:skins.delete')}
                 </button>
               </div>
             )}
@@ -113,6 +126,7 @@ export function SkinList(props: { level: number; skins: SkinRecord[]; onChanged:
 }
 
 function RenameForm(props: { skin: SkinRecord; onRename: (name: string) => void; onCancel: () => void }) {
+  const t = useT();
   const [name, setName] = useState(props.skin.name);
   const id = `rename-${props.skin.uuid}`;
   return (
@@ -124,13 +138,13 @@ function RenameForm(props: { skin: SkinRecord; onRename: (name: string) => void;
       }}
       onKeyDown={(event) => event.key === 'Escape' && props.onCancel()}
     >
-      <label for={id}>New name</label>
+      <label for={id}>{t('admin:skins.newName')}</label>
       <input id={id} value={name} maxLength={64} required autoFocus onInput={(event) => setName(event.currentTarget.value)} />
       <button type="submit" class="small">
-        Save name
+        {t('admin:skins.saveName')}
       </button>
       <button type="button" class="secondary small" onClick={props.onCancel}>
-        Cancel
+        {t('admin:skins.cancel')}
       </button>
     </form>
   );
@@ -138,6 +152,7 @@ function RenameForm(props: { skin: SkinRecord; onRename: (name: string) => void;
 
 /** The moderation delete asked in the page, with an optional reason the owner reads in their mail. */
 function ModerationDelete(props: { skin: SkinRecord; onDelete: (reason: string) => void; onCancel: () => void }) {
+  const t = useT();
   const [reason, setReason] = useState('');
   const id = `reason-${props.skin.uuid}`;
   const tooLong = reason.trim().length > 500;
@@ -145,7 +160,7 @@ function ModerationDelete(props: { skin: SkinRecord; onDelete: (reason: string) 
     <form
       class="card confirmation danger"
       role="alertdialog"
-      aria-label={`Delete the skin ${props.skin.name}`}
+      aria-label={t('admin:skins.deleteLabel', { name: props.skin.name })}
       aria-describedby={`${id}-question`}
       onSubmit={(event) => {
         event.preventDefault();
@@ -154,11 +169,12 @@ function ModerationDelete(props: { skin: SkinRecord; onDelete: (reason: string) 
       onKeyDown={(event) => event.key === 'Escape' && props.onCancel()}
     >
       <p id={`${id}-question`}>
-        Delete the skin “{props.skin.name}”{props.skin.owner_name ? ` of ${props.skin.owner_name}` : ''}? They can no longer wear it, and it
-        cannot be undone. They get a mail saying so.
+        {props.skin.owner_name
+          ? t('admin:skins.deleteQuestionOwner', { name: props.skin.name, owner: props.skin.owner_name })
+          : t('admin:skins.deleteQuestion', { name: props.skin.name })}
       </p>
       <div class="field">
-        <label for={id}>Reason for the owner (optional)</label>
+        <label for={id}>{t('admin:skins.reason')}</label>
         <textarea
           id={id}
           rows={2}
@@ -170,16 +186,16 @@ function ModerationDelete(props: { skin: SkinRecord; onDelete: (reason: string) 
         />
         {tooLong && (
           <small id={`${id}-error`} class="field-error">
-            Shorten the reason to 500 characters or fewer.
+            {t('admin:skins.reasonTooLong')}
           </small>
         )}
       </div>
       <div class="actions">
         <button type="submit" class="danger">
-          Delete the skin
+          {t('admin:skins.deleteSkin')}
         </button>
         <button type="button" class="secondary" onClick={props.onCancel}>
-          Cancel
+          {t('admin:skins.cancel')}
         </button>
       </div>
     </form>

@@ -1,14 +1,16 @@
 // One user: their standing (ban and unban), the fields an admin may change, the permission level, role grants with
 // revoke, the capes they own, their skins (with the moderation delete) and their hardware.
 import { useEffect, useState } from 'preact/hooks';
-import { api, LEVEL_NAMES, LEVELS, type SkinRecord, type UserDetail } from '../../api.ts';
+import { api, LEVELS, type SkinRecord, type UserDetail } from '../../api.ts';
 import type { RoleGrantRecord } from '../../../../src/http/shapes/role-grant.ts';
 import { Confirmation, Field, Form, Notice, useAction } from '../../components.tsx';
+import { formatDate, useT } from '../../i18n.ts';
 import { AdminDiscordLink } from '../discord.tsx';
 import { AdminTwoFactor } from '../two-factor.tsx';
 import { HardwareList } from './hardware.tsx';
 import { fieldOf, plainMessage } from './names.tsx';
 import { SkinList } from './skins.tsx';
+import { dateTime, levelName, listOf } from './words.ts';
 
 type AdminDetail = UserDetail & { Id: number; Perms: number };
 
@@ -23,6 +25,7 @@ const inWords = async <T,>(work: () => Promise<T>): Promise<T> => {
 
 /** Sends only the fields that differ from the loaded user: a PATCH is all or nothing. */
 export function UserEditor(props: { identifier: string; level: number; onSaved: () => void }) {
+  const t = useT();
   const [user, setUser] = useState<AdminDetail | null>(null);
   const [grants, setGrants] = useState<RoleGrantRecord[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -45,28 +48,32 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
   };
   useEffect(() => void load(), [props.identifier]);
   if (error) return <Notice kind="error">{error}</Notice>;
-  if (!user) return <p>Loading…</p>;
+  if (!user) return <p>{t('admin:loading')}</p>;
   const canEdit = props.level >= LEVELS.admin;
   const isOwner = props.level >= LEVELS.owner;
   const name = user.Username || user.Mail;
   const banned = user.Perms === LEVELS.banned;
   return (
-    <section class="editor" aria-label={`User ${user.Username}`}>
+    <section class="editor" aria-label={t('admin:editor.label', { name: user.Username })}>
       <h2 id="user-editor-heading" tabIndex={-1}>
-        {user.Username || '(registration unfinished)'}
+        {user.Username || t('admin:users.unfinished')}
       </h2>
       <p class="muted">
-        <span>Player UUID {user.Uuid || 'none yet'}</span>
+        <span>{user.Uuid ? t('admin:editor.uuid', { uuid: user.Uuid }) : t('admin:editor.noUuid')}</span>
         <br />
-        Acts as <strong>{banned ? 'banned' : (LEVEL_NAMES[user.PermLvl] ?? user.PermLvl)}</strong>
-        {user.PermLvl !== user.Perms && !banned ? ` (stored level ${LEVEL_NAMES[user.Perms]}, raised by a role)` : ''} ·{' '}
-        {user.Skins.length === 1 ? '1 skin' : `${user.Skins.length} skins`} · capes:{' '}
-        {user.Capes.map((cape) => cape.Name).join(', ') || 'none'}
+        <strong>{t('admin:editor.actsAs', { level: levelName(banned ? LEVELS.banned : user.PermLvl) })}</strong>
+        {user.PermLvl !== user.Perms && !banned ? ` ${t('admin:editor.raised', { level: levelName(user.Perms) })}` : ''}
+        {' · '}
+        {t('admin:editor.skins', { count: user.Skins.length })}
+        {' · '}
+        {user.Capes.length > 0
+          ? t('admin:editor.capes', { capes: listOf(user.Capes.map((cape) => cape.Name)) })
+          : t('admin:editor.noCapes')}
       </p>
       {isOwner && <Standing user={user} name={name} onChanged={reload} />}
       {canEdit ? (
         <Form
-          submitLabel="Save user"
+          submitLabel={t('admin:editor.save')}
           submit={async (fields) => {
             setFieldErrors({});
             try {
@@ -78,10 +85,10 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
               if (Number(fields.mail_verification === 'on') !== user.Mail_verification)
                 changes.mail_verification = fields.mail_verification === 'on';
               if (isOwner && fields.perms !== undefined && Number(fields.perms) !== user.Perms) changes.perms = Number(fields.perms);
-              if (Object.keys(changes).length === 0) return 'Nothing changed.';
+              if (Object.keys(changes).length === 0) return t('admin:editor.nothingChanged');
               await api.patch(`/api/admin/user/${user.Id}`, changes);
               await reload();
-              return 'Saved.';
+              return t('admin:editor.saved');
             } catch (failure) {
               const field = fieldOf(failure, ['username', 'mail', 'password']);
               if (!field) throw new Error(plainMessage(failure));
@@ -90,30 +97,29 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
             }
           }}
         >
-          <h3>Account</h3>
-          <Field label="Name" name="username" value={user.Username} error={fieldErrors.username} />
-          <Field label="Mail address" name="mail" type="email" value={user.Mail} error={fieldErrors.mail} />
+          <h3>{t('admin:editor.account')}</h3>
+          <Field label={t('admin:editor.name')} name="username" value={user.Username} error={fieldErrors.username} />
+          <Field label={t('admin:editor.mail')} name="mail" type="email" value={user.Mail} error={fieldErrors.mail} />
           <Field
-            label="New password (leave empty to keep)"
+            label={t('admin:editor.password')}
             name="password"
             type="password"
             autocomplete="new-password"
             error={fieldErrors.password}
           />
           <label class="check">
-            <input type="checkbox" name="mail_verify" defaultChecked={user.Mail_verify === 1} /> Mail address confirmed
+            <input type="checkbox" name="mail_verify" defaultChecked={user.Mail_verify === 1} /> {t('admin:editor.mailConfirmed')}
           </label>
           <label class="check">
-            <input type="checkbox" name="mail_verification" defaultChecked={user.Mail_verification === 1} /> Must confirm the mail address
-            before logging in
+            <input type="checkbox" name="mail_verification" defaultChecked={user.Mail_verification === 1} /> {t('admin:editor.mustConfirm')}
           </label>
           {isOwner && (
             <div class="field">
-              <label for="user-perms">Permission level (without role grants)</label>
+              <label for="user-perms">{t('admin:editor.perms')}</label>
               <select id="user-perms" name="perms" key={user.Perms}>
                 {[LEVELS.banned, LEVELS.player, LEVELS.moderator, LEVELS.admin, LEVELS.owner].map((value) => (
                   <option key={value} value={value} selected={value === user.Perms}>
-                    {LEVEL_NAMES[value]}
+                    {levelName(value)}
                   </option>
                 ))}
               </select>
@@ -121,7 +127,7 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
           )}
         </Form>
       ) : (
-        <p class="muted">Moderators can read users; admins edit them.</p>
+        <p class="muted">{t('admin:editor.readOnly')}</p>
       )}
       <AdminDiscordLink
         userId={user.Id}
@@ -142,8 +148,8 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
       <UserSkins user={user} level={props.level} onChanged={reload} />
       {user.Id > 0 && (
         <>
-          <h3>Hardware this player launched the game on</h3>
-          <HardwareList level={props.level} user={user.Id} empty="None reported (hardware comes from a GravitLauncher LaunchServer)." />
+          <h3>{t('admin:editor.hardware')}</h3>
+          <HardwareList level={props.level} user={user.Id} empty={t('admin:editor.noHardware')} />
         </>
       )}
     </section>
@@ -155,6 +161,7 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
  * account a player again (docs/decisions.md: a level it had before is not restored by itself).
  */
 function Standing(props: { user: AdminDetail; name: string; onChanged: () => Promise<void> }) {
+  const t = useT();
   const [asking, setAsking] = useState(false);
   const action = useAction();
   const banned = props.user.Perms === LEVELS.banned;
@@ -164,30 +171,28 @@ function Standing(props: { user: AdminDetail; name: string; onChanged: () => Pro
       inWords(async () => {
         await api.patch(`/api/admin/user/${props.user.Id}`, { perms: banned ? LEVELS.player : LEVELS.banned });
         await props.onChanged();
-        return banned ? `${props.name} is no longer banned and is a player again.` : `${props.name} is banned and logged out everywhere.`;
+        return t(banned ? 'admin:editor.unbannedDone' : 'admin:editor.bannedDone', { name: props.name });
       }),
     );
   };
   return (
-    <div class="standing" role="group" aria-label="Ban">
+    <div class="standing" role="group" aria-label={t('admin:editor.banGroup')}>
       {banned ? (
         <p>
-          <strong class="danger">Banned.</strong> This player cannot log in; their skins are still shown.
+          <strong class="danger">{t('admin:editor.bannedNote')}</strong> {t('admin:editor.bannedText')}
         </p>
       ) : null}
       <button type="button" class={banned ? 'secondary' : 'danger'} disabled={action.busy} onClick={() => setAsking(true)}>
-        {banned ? 'Unban' : 'Ban'}
+        {banned ? t('admin:editor.unban') : t('admin:editor.ban')}
       </button>
       {asking && (
         <Confirmation
-          confirmLabel={banned ? `Unban ${props.name}` : `Ban ${props.name}`}
+          confirmLabel={t(banned ? 'admin:editor.unbanNamed' : 'admin:editor.banNamed', { name: props.name })}
           danger={!banned}
           onConfirm={change}
           onCancel={() => setAsking(false)}
         >
-          {banned
-            ? `Unban ${props.name}? They can log in again, as a player: give a higher level again yourself if they had one.`
-            : `Ban ${props.name}? They are logged out everywhere at once and cannot log in, also not in the game.`}
+          {t(banned ? 'admin:editor.unbanQuestion' : 'admin:editor.banQuestion', { name: props.name })}
         </Confirmation>
       )}
       {action.outcome}
@@ -197,6 +202,7 @@ function Standing(props: { user: AdminDetail; name: string; onChanged: () => Pro
 
 /** The user's role grant (at most one) with revoke, and the form to grant one, for owners. */
 function RoleGrants(props: { user: AdminDetail; grants: RoleGrantRecord[]; isOwner: boolean; onChanged: () => Promise<void> }) {
+  const t = useT();
   const [asking, setAsking] = useState<RoleGrantRecord | null>(null);
   const action = useAction();
   const revoke = (grant: RoleGrantRecord) => {
@@ -205,36 +211,37 @@ function RoleGrants(props: { user: AdminDetail; grants: RoleGrantRecord[]; isOwn
       inWords(async () => {
         await api.delete(`/api/admin/user/role/${props.user.Id}`);
         await props.onChanged();
-        return `The role ${LEVEL_NAMES[grant.role_level]} is revoked.`;
+        return t('admin:editor.revoked', { role: levelName(grant.role_level) });
       }),
     );
   };
   return (
     <div class="roles" role="group" aria-labelledby="roles-heading">
-      <h3 id="roles-heading">Roles</h3>
+      <h3 id="roles-heading">{t('admin:editor.roles')}</h3>
       {props.grants.length === 0 ? (
-        <p class="muted">No role: the permission level alone counts.</p>
+        <p class="muted">{t('admin:editor.noRole')}</p>
       ) : (
         <ul class="items grants">
           {props.grants.map((grant) => (
             <li key={grant.granted_at}>
               <div class="grow">
-                <strong>{LEVEL_NAMES[grant.role_level]}</strong>{' '}
+                <strong>{levelName(grant.role_level)}</strong>{' '}
                 {grant.expired_at === null ? (
-                  <span>without end</span>
+                  <span>{t('admin:editor.withoutEnd')}</span>
                 ) : (
                   <span class="temporary">
-                    {grant.active ? 'temporary, until' : 'ended'} {new Date(grant.expired_at * 1000).toLocaleString()}
+                    {t(grant.active ? 'admin:editor.temporaryUntil' : 'admin:editor.ended', { date: dateTime(grant.expired_at) })}
                   </span>
                 )}
                 <small>
-                  granted {new Date(grant.granted_at * 1000).toLocaleString()}
-                  {grant.granted_by ? ` by ${grant.granted_by}` : ''}
+                  {grant.granted_by
+                    ? t('admin:editor.grantedBy', { date: dateTime(grant.granted_at), name: grant.granted_by })
+                    : t('admin:editor.granted', { date: dateTime(grant.granted_at) })}
                 </small>
               </div>
               {props.isOwner && (
                 <button type="button" class="secondary small" disabled={action.busy} onClick={() => setAsking(grant)}>
-                  Revoke
+                  {t('admin:editor.revoke')}
                 </button>
               )}
             </li>
@@ -243,13 +250,16 @@ function RoleGrants(props: { user: AdminDetail; grants: RoleGrantRecord[]; isOwn
       )}
       {asking && (
         <Confirmation
-          confirmLabel={`Revoke the role ${LEVEL_NAMES[asking.role_level]}`}
+          confirmLabel={t('admin:editor.revokeRole', { role: levelName(asking.role_level) })}
           danger
           onConfirm={() => revoke(asking)}
           onCancel={() => setAsking(null)}
         >
-          Revoke the role {LEVEL_NAMES[asking.role_level]} of {props.user.Username}? Their level falls back to{' '}
-          {LEVEL_NAMES[props.user.Perms]} at once.
+          {t('admin:editor.revokeQuestion', {
+            role: levelName(asking.role_level),
+            name: props.user.Username,
+            level: levelName(props.user.Perms),
+          })}
         </Confirmation>
       )}
       {action.outcome}
@@ -260,15 +270,16 @@ function RoleGrants(props: { user: AdminDetail; grants: RoleGrantRecord[]; isOwn
 
 /** A temporary (or permanent) role: level 1-3 until a moment given in local time. */
 function RoleGrant(props: { user: AdminDetail; onGranted: () => Promise<void>; replaces: boolean }) {
+  const t = useT();
   const [expiryError, setExpiryError] = useState<string | null>(null);
   return (
     <Form
-      submitLabel="Grant role"
+      submitLabel={t('admin:editor.grant')}
       submit={({ role_level, expires }) =>
         inWords(async () => {
           setExpiryError(null);
           if (expires && new Date(expires).getTime() <= Date.now()) {
-            setExpiryError('Choose an end in the future, or leave it empty for a role without end.');
+            setExpiryError(t('admin:editor.futureEnd'));
             setTimeout(() => (document.getElementsByName('expires')[0] as HTMLInputElement | undefined)?.focus());
             return;
           }
@@ -276,28 +287,31 @@ function RoleGrant(props: { user: AdminDetail; onGranted: () => Promise<void>; r
           if (expires) body.expired_at = Math.floor(new Date(expires).getTime() / 1000);
           await api.post(`/api/admin/user/role/${props.user.Id}`, body);
           await props.onGranted();
-          const role = LEVEL_NAMES[Number(role_level)];
-          return expires ? `Role ${role} granted until ${new Date(expires).toLocaleString()}.` : `Role ${role} granted without end.`;
+          const role = levelName(Number(role_level));
+          return expires
+            ? t('admin:editor.grantedUntil', { role, date: formatDate(expires, { dateStyle: 'medium', timeStyle: 'short' }) })
+            : t('admin:editor.grantedForever', { role });
         })
       }
     >
-      <h4>Grant a role{props.replaces ? ' (replaces the one above)' : ''}</h4>
+      <h4>{t(props.replaces ? 'admin:editor.grantReplaces' : 'admin:editor.grantHeading')}</h4>
       <div class="fields">
         <div class="field">
-          <label for="role-level">Role</label>
+          <label for="role-level">{t('admin:editor.role')}</label>
           <select id="role-level" name="role_level">
-            <option value="1">moderator</option>
-            <option value="2">admin</option>
-            <option value="3">owner</option>
+            <option value="1">{levelName(LEVELS.moderator)}</option>
+            <option value="2">{levelName(LEVELS.admin)}</option>
+            <option value="3">{levelName(LEVELS.owner)}</option>
           </select>
         </div>
-        <Field label="Expires (empty: never)" name="expires" type="datetime-local" error={expiryError} />
+        <Field label={t('admin:editor.expires')} name="expires" type="datetime-local" error={expiryError} />
       </div>
     </Form>
   );
 }
 
 function UserSkins(props: { user: AdminDetail; level: number; onChanged: () => Promise<void> }) {
+  const t = useT();
   const [skins, setSkins] = useState<SkinRecord[] | null>(null);
   const [version, setVersion] = useState(0);
   useEffect(
@@ -310,8 +324,8 @@ function UserSkins(props: { user: AdminDetail; level: number; onChanged: () => P
   );
   return (
     <div role="group" aria-labelledby="user-skins-heading">
-      <h3 id="user-skins-heading">Skins</h3>
-      {skins?.length === 0 && <p class="muted">No skins.</p>}
+      <h3 id="user-skins-heading">{t('admin:editor.skins')}</h3>
+      {skins?.length === 0 && <p class="muted">{t('admin:editor.noSkins')}</p>}
       <SkinList
         level={props.level}
         skins={skins ?? []}

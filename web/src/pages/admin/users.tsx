@@ -1,13 +1,15 @@
 // Users: search and page through every account with their effective level (a temporary role marked); a chosen one
 // opens in a dialog over the list, where the admin is looking, and closing it returns to the list.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { LEVEL_NAMES, type UserRecord } from '../../api.ts';
+import type { UserRecord } from '../../api.ts';
 import { Notice } from '../../components.tsx';
+import { t, useT } from '../../i18n.ts';
 import { navigate } from '../../router.tsx';
 import { Table, usePagedList } from '../../table.tsx';
 import { plainMessage, UserLink } from './names.tsx';
 import { DiscordCell } from '../discord.tsx';
 import { UserEditor } from './user-editor.tsx';
+import { dateTime, levelName } from './words.ts';
 
 /** The level a user acts at, and where a role grant raises it, that it does and until when. */
 export function LevelText(props: { user: Pick<UserRecord, 'perms' | 'level' | 'role_grant'> }) {
@@ -16,12 +18,12 @@ export function LevelText(props: { user: Pick<UserRecord, 'perms' | 'level' | 'r
   const raised = grant?.active && level === grant.role_level && level > props.user.perms;
   return (
     <>
-      {level === -1 ? <strong class="danger">banned</strong> : (LEVEL_NAMES[level] ?? level)}
+      {level === -1 ? <strong class="danger">{levelName(-1)}</strong> : levelName(level)}
       {raised && (
         <>
           {' '}
           <span class="temporary">
-            {grant.expired_at === null ? 'by role' : `temporary, until ${new Date(grant.expired_at * 1000).toLocaleString()}`}
+            {grant.expired_at === null ? t('admin:users.byRole') : t('admin:users.temporaryUntil', { date: dateTime(grant.expired_at) })}
           </span>
         </>
       )}
@@ -30,32 +32,39 @@ export function LevelText(props: { user: Pick<UserRecord, 'perms' | 'level' | 'r
 }
 
 export function UsersSection(props: { level: number; editing: string | null }) {
+  const t = useT();
   const [search, setSearch] = useState('');
   const list = usePagedList<UserRecord>('/api/admin/users', { search });
   return (
     <section aria-labelledby="users-heading">
-      <h2 id="users-heading">Users</h2>
+      <h2 id="users-heading">{t('admin:users.heading')}</h2>
       {props.editing && (
         <EditorDialog onClose={() => navigate('/admin?tab=users')}>
           <UserEditor key={props.editing} identifier={props.editing} level={props.level} onSaved={list.reload} />
         </EditorDialog>
       )}
       <div class="field">
-        <label for="user-search">Search by username or mail</label>
+        <label for="user-search">{t('admin:users.search')}</label>
         <input id="user-search" type="search" value={search} onInput={(event) => setSearch(event.currentTarget.value)} />
       </div>
       {list.error && <Notice kind="error">{plainMessage(list.error)}</Notice>}
       {list.rows?.length === 0 ? (
-        <p class="muted">Nobody matches.</p>
+        <p class="muted">{t('admin:users.nobody')}</p>
       ) : (
         <Table
-          headers={['Name', 'Mail', 'Level', 'Mail confirmed', 'Discord']}
+          headers={[
+            t('admin:users.name'),
+            t('admin:users.mail'),
+            t('admin:users.level'),
+            t('admin:users.confirmed'),
+            t('admin:users.discord'),
+          ]}
           rows={list.rows}
           cells={(user) => [
-            user.username ? <UserLink id={user.id} name={user.username} /> : <span class="muted">(registration unfinished)</span>,
+            user.username ? <UserLink id={user.id} name={user.username} /> : <span class="muted">{t('admin:users.unfinished')}</span>,
             user.mail,
             <LevelText user={user} />,
-            user.mail_verify ? 'yes' : 'no',
+            user.mail_verify ? t('admin:users.yes') : t('admin:users.no'),
             <DiscordCell discord={user.discord} />,
           ]}
         />
@@ -67,6 +76,7 @@ export function UsersSection(props: { level: number; editing: string | null }) {
 
 /** A modal dialog over the list: Escape or the close button leave it, and the focus returns to the page. */
 function EditorDialog(props: { onClose: () => void; children: preact.ComponentChildren }) {
+  const t = useT();
   const dialog = useRef<HTMLDialogElement>(null);
   useEffect(() => {
     const element = dialog.current!;
@@ -91,7 +101,7 @@ function EditorDialog(props: { onClose: () => void; children: preact.ComponentCh
       }}
     >
       <button type="button" class="secondary small close" onClick={props.onClose}>
-        Close
+        {t('admin:users.close')}
       </button>
       {props.children}
     </dialog>

@@ -1,0 +1,27 @@
+// The console's words: its catalogue (locales/<language>/admin.json, loaded with the console's chunk, never with the
+// login page), level names, dates and lists in the page's language.
+import { formatDate, language, loadNamespace, registerNamespace, t } from '../../i18n.ts';
+
+registerNamespace('admin', {
+  en: () => import('../../../../locales/en/admin.json'),
+  ru: () => import('../../../../locales/ru/admin.json'),
+  'zh-CN': () => import('../../../../locales/zh-CN/admin.json'),
+});
+
+/** Resolves once the console's catalogue is there in English and the page's language. */
+export const adminWordsReady = (): Promise<void> => loadNamespace('admin');
+
+const LEVEL_KEYS: Record<number, string> = { [-1]: 'banned', 0: 'player', 1: 'moderator', 2: 'admin', 3: 'owner' };
+
+/** A permission level's name ("moderator"), or "level 7" for one the console does not know. */
+export const levelName = (level: number): string =>
+  LEVEL_KEYS[level] ? t(`admin:level.${LEVEL_KEYS[level]}`) : t('admin:level.unknown', { number: level });
+
+/** A moment (seconds since 1970) with date and time, as the page's language writes it. */
+export const dateTime = (seconds: number): string => formatDate(seconds * 1000, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Names as a list in the page's language: "A, B and C", "A、B和C". */
+export const listOf = (items: string[]): string => new Intl.ListFormat(language(), { style: 'long', type: 'conjunction' }).format(items);
+
+/** Whether the console's catalogue has `key` ("admin:…"): t answers an unknown key with the key itself. */
+export const hasAdminKey = (key: string): boolean => t(key) !== key && t(key) !== key.slice('admin:'.length);
