@@ -16,6 +16,9 @@ export interface Envelope<T> {
 /** A message key of the catalogue (locales/<language>/server.json) with its values: `message('accounts.loggedIn')`. */
 export const message = (key: string, params?: Params): Message => (params ? { key, params } : { key });
 
+/** The message of an answer that needs no other: "OK". */
+const OK: Message = { key: 'http.ok' };
+
 /** Where ok() keeps the message of an envelope until the answer is written in the request's language. */
 const MESSAGE = Symbol('message');
 
@@ -34,7 +37,7 @@ export function languageOf(request: FastifyRequest): Language {
  * A success envelope. `msg` is a message key (with message()) put into the request's language when the answer is
  * written, or a text sent as is; `msg` of the returned object is the English text (the OpenAPI examples show it).
  */
-export function ok<T>(data: T, msg: Message | string = 'OK', url: string | null = null): Envelope<T> {
+export function ok<T>(data: T, msg: Message | string = OK, url: string | null = null): Envelope<T> {
   if (typeof msg === 'string') return { error: false, msg, url, data };
   const envelope = { error: false, msg: render('en', msg), url, data };
   Object.defineProperty(envelope, MESSAGE, { value: msg });

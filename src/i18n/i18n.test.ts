@@ -93,6 +93,9 @@ describeEachDatabase('languages of the API and the mails', (kind) => {
       headers: ZH,
     });
     assert.deepEqual([login.status, login.body.msg], [200, '登录成功']);
+    const home = await service.call('GET', '/api/home', { token: login.body.data.jwt, headers: RU });
+    assert.deepEqual([home.status, home.body.msg], [200, 'Готово'], 'the plain answer too');
+    assert.equal((await service.call('GET', '/api/home', { token: login.body.data.jwt })).body.msg, 'OK');
   });
 
   it('mails a player in the language they registered in, shows and changes it through /api/home', async () => {
