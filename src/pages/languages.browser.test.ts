@@ -170,7 +170,15 @@ describeEachDatabase('the pages in Russian and Chinese', (kind) => {
       await assertNoEnglish(page, '/home with a skin', [...own, 'classic']);
       assert.deepEqual(await accessibilityProblems(page), [], 'the profile in Russian');
 
-      // The picker: Chinese, stored on the account and kept after a reload; then Russian again.
+      // A refusal in Russian still lands on its field (the API's Russian messages name the field by its code word).
+    const passwordCard = page.locator('section', { has: page.getByRole('heading', { name: 'Сменить пароль' }) });
+    await passwordCard.getByLabel('Текущий пароль').fill('не тот пароль');
+    await passwordCard.getByLabel('Новый пароль').fill('совсем новый пароль');
+    await passwordCard.getByRole('button', { name: 'Сменить пароль' }).click();
+    await passwordCard.locator('input[name="current_password"][aria-invalid="true"]').waitFor();
+    assert.match(await passwordCard.locator('.field-error').innerText(), /[а-яё]{4,}/i);
+
+    // The picker: Chinese, stored on the account and kept after a reload; then Russian again.
       await page.getByLabel('Язык').selectOption('zh-CN');
       await page.getByRole('heading', { name: '我的皮肤' }).waitFor();
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');

@@ -2,7 +2,7 @@
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
-import { LanguagePicker, t, useT } from './i18n.ts';
+import { language, LanguagePicker, t, useT } from './i18n.ts';
 import { Link } from './router.tsx';
 
 /** Until the service has answered, and if it cannot: SERVER_NAME's own default (in the page's language). */
@@ -357,9 +357,12 @@ export function messageOf(error: unknown): string {
  * "current_password is wrong"): the message is then shown on that field.
  */
 function fieldOfMessage(message: string, form: HTMLFormElement): string | null {
+  const isField = (name: string | undefined): name is string => !!name && form.elements.namedItem(name) instanceof HTMLInputElement;
   const match = /^(?:Invalid email or password: )?([a-z_]+) (?:must|is)\b/.exec(message);
-  const name = match?.[1];
-  return name && form.elements.namedItem(name) instanceof HTMLInputElement ? name : null;
+  if (isField(match?.[1])) return match[1];
+  // Russian and Chinese messages keep the field's name as a word of their own ("current_password: неверный пароль").
+  if (language() === 'en') return null;
+  return [...message.matchAll(/(?<![\w.@])([a-z_]+)(?![\w.@])/g)].map((found) => found[1]).find(isField) ?? null;
 }
 
 /** Runs one action at a time and keeps its outcome: the API's message on failure, a note on success. */
