@@ -171,14 +171,14 @@ describeEachDatabase('the pages in Russian and Chinese', (kind) => {
       assert.deepEqual(await accessibilityProblems(page), [], 'the profile in Russian');
 
       // A refusal in Russian still lands on its field (the API's Russian messages name the field by its code word).
-    const passwordCard = page.locator('section', { has: page.getByRole('heading', { name: 'Сменить пароль' }) });
-    await passwordCard.getByLabel('Текущий пароль').fill('не тот пароль');
-    await passwordCard.getByLabel('Новый пароль').fill('совсем новый пароль');
-    await passwordCard.getByRole('button', { name: 'Сменить пароль' }).click();
-    await passwordCard.locator('input[name="current_password"][aria-invalid="true"]').waitFor();
-    assert.match(await passwordCard.locator('.field-error').innerText(), /[а-яё]{4,}/i);
+      const passwordCard = page.locator('section', { has: page.getByRole('heading', { name: 'Сменить пароль' }) });
+      await passwordCard.getByLabel('Текущий пароль').fill('не тот пароль');
+      await passwordCard.getByLabel('Новый пароль').fill('совсем новый пароль');
+      await passwordCard.getByRole('button', { name: 'Сменить пароль' }).click();
+      await passwordCard.locator('input[name="current_password"][aria-invalid="true"]').waitFor();
+      assert.match(await passwordCard.locator('.field-error').innerText(), /[а-яё]{4,}/i);
 
-    // The picker: Chinese, stored on the account and kept after a reload; then Russian again.
+      // The picker: Chinese, stored on the account and kept after a reload; then Russian again.
       await page.getByLabel('Язык').selectOption('zh-CN');
       await page.getByRole('heading', { name: '我的皮肤' }).waitFor();
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
@@ -253,9 +253,12 @@ describeEachDatabase('the pages in Russian and Chinese', (kind) => {
       await page.reload();
       await page.getByRole('heading', { name: '重置密码' }).waitFor();
       assert.equal(await page.evaluate(() => document.documentElement.lang), 'zh-CN');
+      await assertNoEnglish(page, '/reset in Chinese', []);
       await page.getByRole('link', { name: '返回登录' }).click();
       await page.getByRole('heading', { name: '登录' }).waitFor();
       await page.waitForFunction((title) => document.title === title, `登录 · ${SITE_NAME}`);
+      await assertNoEnglish(page, '/login in Chinese', []);
+      assert.deepEqual(await accessibilityProblems(page), [], 'the login page in Chinese');
 
       // An account whose stored language is English: logging in from this Chinese page turns the pages English.
       const player = await service.registerPlayer();
