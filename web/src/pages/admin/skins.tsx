@@ -3,7 +3,7 @@
 import { useState } from 'preact/hooks';
 import { api, LEVELS, textureUrls, type SkinRecord } from '../../api.ts';
 import { Notice, useAction } from '../../components.tsx';
-import { useT } from '../../i18n.ts';
+import { Rich, useT } from '../../i18n.ts';
 import { usePagedList } from '../../table.tsx';
 import { plainMessage, UserLink } from './names.tsx';
 
@@ -50,7 +50,11 @@ export function SkinList(props: { level: number; skins: SkinRecord[]; onChanged:
               <small>
                 {props.showOwner && (
                   <>
-                    {t('admin:skins.of')} <UserLink id={skin.owner} name={skin.owner_name ?? ''} /> ·{' '}
+                    <Rich
+                      text={t('admin:skins.ownedBy')}
+                      parts={{ owner: () => <UserLink id={skin.owner} name={skin.owner_name ?? ''} /> }}
+                    />
+                    {' · '}
                   </>
                 )}
                 {t(skin.slim ? 'admin:skins.slimArms' : 'admin:skins.classicArms')}
