@@ -160,7 +160,8 @@ describeEachDatabase('admin console in a browser', (kind) => {
       const page = await openConsole(viewport, `/admin?tab=users&user=${await idOf(player.username)}`);
       const editor = editorOf(page, player.username);
       await editor.getByRole('button', { name: 'Ban', exact: true }).click();
-      // Escape cancels the question and leaves the editor open.
+      // Escape cancels the question (which takes the focus as it opens) and leaves the editor open.
+      await page.waitForFunction(() => document.activeElement?.closest('[role=alertdialog]') !== null);
       await page.keyboard.press('Escape');
       await editor.getByRole('alertdialog').waitFor({ state: 'detached' });
       assert.equal(await editor.count(), 1);

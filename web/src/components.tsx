@@ -1,6 +1,6 @@
 // Shared building blocks: the page frame, labelled fields, and forms that show the API's own messages.
 import { createContext, type ComponentChildren } from 'preact';
-import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { ApiError } from './api.ts';
 import { language, LanguagePicker, t, useT } from './i18n.ts';
 import { Link } from './router.tsx';
@@ -295,7 +295,8 @@ export function Confirmation(props: {
 }) {
   const [id] = useState(() => `confirmation-${(nextFieldId += 1)}`);
   const confirm = useRef<HTMLButtonElement>(null);
-  useEffect(() => confirm.current?.focus(), []);
+  // Focused as soon as it is drawn (not after the next paint): an Escape pressed right after opening it must reach it.
+  useLayoutEffect(() => confirm.current?.focus(), []);
   return (
     <div
       class={props.danger ? 'card confirmation danger' : 'card confirmation'}
