@@ -5,6 +5,7 @@ import type { Message } from '../i18n/i18n.ts';
 import { LANGUAGES, type Language } from '../i18n/languages.ts';
 import { ACCOUNT_SESSION_SCHEMA, ACCOUNT_SESSIONS_EXAMPLE } from '../http/shapes/account-session.ts';
 import { BASE } from '../http/shapes/example-story.ts';
+import { LOGGED_IN, WEB_LOGIN_RESPONSE_SCHEMA } from '../http/shapes/web-login.ts';
 import { USER_DETAIL_EXAMPLE, USER_DETAIL_SCHEMA } from '../http/shapes/user-detail.ts';
 import { callerOf } from './authenticate.ts';
 import type { Profiles } from './profile.ts';
@@ -24,7 +25,6 @@ const CODE = { code: 'K7QX2M9P' };
 const tags = ['auth'];
 const REGISTERED = message('accounts.registered');
 const CONFIRMED = message('accounts.confirmed');
-const LOGGED_IN = message('accounts.loggedIn');
 const LOGGED_OUT = message('accounts.loggedOut');
 const RESET_SENT = message('accounts.resetSent');
 const PASSWORD_RESET = message('accounts.passwordReset');
@@ -80,14 +80,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
         tags,
         body: bodyOf({ username: 'Steve', password: 'correct horse battery', totp: '123456' }, ['totp']),
         response: {
-          200: envelopeSchema(
-            { type: 'object', properties: { jwt: text } },
-            ok(
-              { jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjcsInNJZCI6MTIsImlhdCI6MTc2NzIyNTYwMCwiZXhwIjoxNzY3MzEyMDAwfQ.c2lnbmF0dXJl' },
-              LOGGED_IN,
-              `${BASE}/home`,
-            ),
-          ),
+          200: WEB_LOGIN_RESPONSE_SCHEMA,
           ...errorResponses(401, 403, 429),
         },
       },

@@ -3,14 +3,13 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
-import { BASE } from '../http/shapes/example-story.ts';
+import { LOGGED_IN, WEB_LOGIN_RESPONSE_SCHEMA } from '../http/shapes/web-login.ts';
 import type { CallbackQuery, DiscordService } from './service.ts';
 
 const tags = ['discord'];
 const text = { type: 'string', maxLength: 1024 } as const;
 const LINK_BEGUN = message('discord.linkBegun');
 const UNLINKED = message('discord.unlinked');
-const LOGGED_IN = message('accounts.loggedIn');
 const EXAMPLE_AUTHORIZE =
   'https://discord.com/oauth2/authorize?response_type=code&client_id=1234567890123456789&redirect_uri=http%3A%2F%2Flocalhost%3A8080%2Fapi%2Fauth%2Fdiscord%2Fcallback&state=0lJ0m0Tq2S6bqz4c9n1e8kq0wq3b8p5dX7uYv2aR1sM&code_challenge_method=S256&code_challenge=Vx0vq2m3l4n5o6p7q8r9s0t1u2v3w4x5y6z7A8B9C0D&scope=identify';
 const redirect = (description: string) => ({ 302: { description, type: 'null' } });
@@ -108,14 +107,7 @@ export function discordRoutes(app: FastifyInstance, discord: DiscordService) {
           examples: [{ code: 'p9Qm3Zx0Lr7Tb2Wc5Yd8Ve1Nf4Ga6Hk9Js3Ku0Lw2Mx', totp: '123456' }],
         },
         response: {
-          200: envelopeSchema(
-            { type: 'object', properties: { jwt: text } },
-            ok(
-              { jwt: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOjcsInNJZCI6MTIsImlhdCI6MTc2NzIyNTYwMCwiZXhwIjoxNzY3MzEyMDAwfQ.c2lnbmF0dXJl' },
-              LOGGED_IN,
-              `${BASE}/home`,
-            ),
-          ),
+          200: WEB_LOGIN_RESPONSE_SCHEMA,
           ...errorResponses(401, 403, 429),
         },
       },
