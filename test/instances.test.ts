@@ -8,17 +8,13 @@ import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { queueMail } from '../src/mail/outbox.ts';
-import type { Settings } from '../src/settings.ts';
-import { createTestDatabase, type TestDatabase } from './support/databases.ts';
+import { createTestDatabase } from './support/databases.ts';
 import { skinFile } from './support/fixtures.ts';
-import { OWNER, randomAddress, startService, startServiceProcess, type ServiceClient } from './support/service.ts';
+import { INSTANCE_WAYS, redisUrl, skipWithoutInstances, startTwoInstances } from './support/instances.ts';
+import { OWNER, randomAddress, type ServiceClient } from './support/service.ts';
 import { startSmtpServer, type Mailbox } from './support/smtp.ts';
 import { until } from './support/wait.ts';
 
-const postgresUrl = process.env.TEST_POSTGRES_URL;
-const redisUrl = process.env.TEST_REDIS_URL;
-if (process.env.REQUIRE_SERVICES === '1' && !redisUrl) throw new Error('REQUIRE_SERVICES=1 but TEST_REDIS_URL is not set');
-const skip = postgresUrl && redisUrl ? false : 'set TEST_POSTGRES_URL and TEST_REDIS_URL to run several instances';
 const MIGRATIONS = readdirSync(new URL('../src/database/migrations/', import.meta.url)).map((file) => file.replace(/\.ts$/, ''));
 const API = '/api/yggdrasil';
 
@@ -26,14 +22,8 @@ const API = '/api/yggdrasil';
 const signedWith = (publicKeyPem: string, property: { value: string; signature: string }) =>
   verify('sha1', Buffer.from(property.value, 'utf8'), createPublicKey(publicKeyPem), Buffer.from(property.signature, 'base64'));
 
-type StartInstance = (options: { database: TestDatabase; mailbox: Mailbox; settings: Partial<Settings> }) => Promise<ServiceClient>;
-const ways: [string, StartInstance][] = [
-  ['apps in one process', (options) => startService('postgres', options)],
-  ['separate processes', startServiceProcess],
-];
-
-for (const [way, startInstance] of ways) {
-  describe(`several instances on one PostgreSQL and Redis: ${way}`, { skip }, () => {
+for (const [way, startInstance] of INSTANCE_WAYS) {
+  describe(`several instances on one PostgreSQL and Redis: ${way}`, { skip: skipWithoutInstances }, () => {
     it('start together on a fresh database: migrations run once, the owner is created once, one signing key for all', async () => {
       const database = await createTestDatabase('postgres');
       const mailbox = await startSmtpServer();
@@ -73,23 +63,14 @@ for (const [way, startInstance] of ways) {
     });
 
     describe('two instances', () => {
-      let database: TestDatabase;
-      let mailbox: Mailbox;
       let a: ServiceClient;
       let b: ServiceClient;
+      let mailbox: Mailbox;
+      let close: (() => Promise<void>) | undefined;
       before(async () => {
-        database = await createTestDatabase('postgres');
-        mailbox = await startSmtpServer();
-        const options = { database, mailbox, settings: { redisUrl: redisUrl!, textureStore: 'database' as const, owner: OWNER } };
-        a = await startInstance(options);
-        b = await startInstance(options);
+        ({ a, b, mailbox, close } = await startTwoInstances(startInstance, { textureStore: 'database', owner: OWNER }));
       });
-      after(async () => {
-        await a?.close();
-        await b?.close();
-        await mailbox?.close();
-        await database?.drop();
-      });
+      after(() => close?.());
 
       it('refuses a token on one instance as soon as it is logged out on the other', async () => {
         const player = await a.registerPlayer();

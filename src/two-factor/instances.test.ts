@@ -5,43 +5,21 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
-import type { Settings } from '../settings.ts';
-import { createTestDatabase, type TestDatabase } from '../../test/support/databases.ts';
-import { randomAddress, startService, startServiceProcess, type ServiceClient } from '../../test/support/service.ts';
-import { startSmtpServer, type Mailbox } from '../../test/support/smtp.ts';
-
-const postgresUrl = process.env.TEST_POSTGRES_URL;
-const redisUrl = process.env.TEST_REDIS_URL;
-const skip = postgresUrl && redisUrl ? false : 'set TEST_POSTGRES_URL and TEST_REDIS_URL to run several instances';
-
-type StartInstance = (options: { database: TestDatabase; mailbox: Mailbox; settings: Partial<Settings> }) => Promise<ServiceClient>;
-const ways: [string, StartInstance][] = [
-  ['apps in one process', (options) => startService('postgres', options)],
-  ['separate processes', startServiceProcess],
-];
+import { INSTANCE_WAYS, skipWithoutInstances, startTwoInstances } from '../../test/support/instances.ts';
+import { randomAddress, type ServiceClient } from '../../test/support/service.ts';
 
 const codeAt = (secret: string, timestamp: number) =>
   TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp });
 
-for (const [way, startInstance] of ways) {
-  describe(`two-factor codes on two instances: ${way}`, { skip }, () => {
-    let database: TestDatabase;
-    let mailbox: Mailbox;
+for (const [way, startInstance] of INSTANCE_WAYS) {
+  describe(`two-factor codes on two instances: ${way}`, { skip: skipWithoutInstances }, () => {
     let a: ServiceClient;
     let b: ServiceClient;
+    let close: (() => Promise<void>) | undefined;
     before(async () => {
-      database = await createTestDatabase('postgres');
-      mailbox = await startSmtpServer();
-      const options = { database, mailbox, settings: { redisUrl: redisUrl! } };
-      a = await startInstance(options);
-      b = await startInstance(options);
+      ({ a, b, close } = await startTwoInstances(startInstance));
     });
-    after(async () => {
-      await a?.close();
-      await b?.close();
-      await mailbox?.close();
-      await database?.drop();
-    });
+    after(() => close?.());
 
     it('a code, or a recovery code, sent to both instances at once lets one login in', async () => {
       const player = await a.registerPlayer();
