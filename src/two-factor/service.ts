@@ -17,7 +17,7 @@ import { verifyPassword } from '../accounts/passwords.ts';
 import { effectiveLevel, LEVELS } from '../accounts/standing.ts';
 import { actorOf, recordAudit, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
-import { isPostgres } from '../database/dialect.ts';
+import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor } from '../database/schema.ts';
 import { badRequest, conflict, forbidden, unauthorized } from '../http/envelope.ts';
 import { languageOfUser, queueMail } from '../mail/outbox.ts';
@@ -87,7 +87,7 @@ export class TwoFactorService implements SecondFactor {
   }
 
   async accept(userId: number, code: string): Promise<boolean> {
-    if (TOTP_FORM.test(code)) return this.takeTotp(userId, code.replace(/\s/g, ''), 'enabled');
+    if (TOTP_FORM.test(code)) return this.takeTotp(this.deps.db, userId, code.replace(/\s/g, ''), 'enabled');
     const recovery = normalizeRecovery(code);
     if (recovery === null) return false;
     const { db, clock, box } = this.deps;
@@ -131,14 +131,20 @@ export class TwoFactorService implements SecondFactor {
     if (await this.isOn(userId)) throw conflict('twoFactor.alreadyOnSetup');
     const secret = new Secret({ size: 20 });
     const now = clock.now();
-    await db.transaction().execute(async (trx) => {
-      // Starting again replaces a setup that was never confirmed.
-      await trx.deleteFrom('two_factor').where('user_id', '=', userId).where('enabled_at', 'is', null).execute();
-      await trx
-        .insertInto('two_factor')
-        .values({ user_id: userId, secret: box.seal(Buffer.from(secret.bytes), userId), created_at: now, enabled_at: null })
-        .execute();
-    });
+    try {
+      await db.transaction().execute(async (trx) => {
+        // Starting again replaces a setup that was never confirmed.
+        await trx.deleteFrom('two_factor').where('user_id', '=', userId).where('enabled_at', 'is', null).execute();
+        await trx
+          .insertInto('two_factor')
+          .values({ user_id: userId, secret: box.seal(Buffer.from(secret.bytes), userId), created_at: now, enabled_at: null })
+          .execute();
+      });
+    } catch (error) {
+      // A first code confirmed (in another tab) between the check above and this insert: it is on now.
+      if (isUniqueViolation(error)) throw conflict('twoFactor.alreadyOnSetup');
+      throw error;
+    }
     const totp = new TOTP({ ...TOTP_PARAMETERS, issuer: this.deps.issuer, label: caller.user.username ?? caller.user.mail, secret });
     const uri = totp.toString();
     const qr = await QRCode.toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, width: 256 });
@@ -152,13 +158,10 @@ export class TwoFactorService implements SecondFactor {
     if (!pending) throw conflict('twoFactor.startFirst');
     if (pending.enabled_at !== null) throw conflict('twoFactor.alreadyOn');
     await this.ensureAllowed(userId, clientAddress);
-    if (!TOTP_FORM.test(code) || !(await this.takeTotp(userId, code.replace(/\s/g, ''), 'pending'))) {
-      await this.countFailure(userId, clientAddress);
-      // 400, not 401: the player is logged in, only this code is wrong.
-      throw badRequest('twoFactor.setupCodeWrong');
-    }
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
-    await this.deps.db.transaction().execute(async (trx) => {
+    // Turned on, its recovery codes and its audit entry in one transaction: all of them or none.
+    const turnedOn = await this.deps.db.transaction().execute(async (trx) => {
+      if (!TOTP_FORM.test(code) || !(await this.takeTotp(trx, userId, code.replace(/\s/g, ''), 'pending'))) return false;
       const now = this.deps.clock.now();
       await trx.deleteFrom('two_factor_recovery').where('user_id', '=', userId).execute();
       await trx
@@ -166,7 +169,13 @@ export class TwoFactorService implements SecondFactor {
         .values(codes.map((recovery) => ({ user_id: userId, code_hash: this.deps.box.hash(normalizeRecovery(recovery)!), used_at: null })))
         .execute();
       await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.2fa_on', target: userId });
+      return true;
     });
+    if (!turnedOn) {
+      await this.countFailure(userId, clientAddress);
+      // 400, not 401: the player is logged in, only this code is wrong.
+      throw badRequest('twoFactor.setupCodeWrong');
+    }
     return codes;
   }
 
@@ -230,8 +239,8 @@ export class TwoFactorService implements SecondFactor {
    * takes that step when it is. `state` says whether the secret must be on already (a login) or still pending (the
    * first code, which turns it on in the same update).
    */
-  private async takeTotp(userId: number, token: string, state: 'enabled' | 'pending'): Promise<boolean> {
-    const { db, clock, box } = this.deps;
+  private async takeTotp(db: Executor, userId: number, token: string, state: 'enabled' | 'pending'): Promise<boolean> {
+    const { clock, box } = this.deps;
     const row = await db.selectFrom('two_factor').select(['secret', 'enabled_at']).where('user_id', '=', userId).executeTakeFirst();
     if (!row || (row.enabled_at === null) !== (state === 'pending')) return false;
     const now = clock.now();
