@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../http/envelope.ts';
-import { CHANGING, matchesEtag } from '../images/reply.ts';
+import { CHANGING, sendImage } from '../images/reply.ts';
 import { textureFileRoute } from '../images/routes.ts';
 import type { CustomSkinProfile, ImageService } from '../images/service.ts';
 import type { Query } from './params.ts';
@@ -33,9 +33,7 @@ export function customSkinApiRoutes(app: FastifyInstance, images: ImageService) 
     if (!profile) throw notFound('images.noPlayerNamed', { name });
     const body = JSON.stringify(customSkinDocument(profile));
     const etag = `"${createHash('sha1').update(body).digest('base64url')}"`;
-    reply.header('etag', etag).header('cache-control', CHANGING);
-    if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    return reply.type('application/json; charset=utf-8').send(body);
+    return sendImage(request, reply, { etag, png: body }, CHANGING, 'application/json; charset=utf-8');
   });
 
   textureFileRoute(

@@ -15,8 +15,18 @@ export function matchesEtag(header: string | undefined, etag: string) {
   );
 }
 
-export function sendImage(request: FastifyRequest, reply: FastifyReply, image: ImageResult, cacheControl = CHANGING) {
+/**
+ * Sends an answer with its ETag and Cache-Control, or 304 when If-None-Match names the ETag. The body is a PNG
+ * unless `contentType` says otherwise (CustomSkinAPI's JSON profile is sent the same way).
+ */
+export function sendImage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  image: ImageResult | { etag: string; png: string },
+  cacheControl = CHANGING,
+  contentType = 'image/png',
+) {
   reply.header('etag', image.etag).header('cache-control', cacheControl);
   if (matchesEtag(request.headers['if-none-match'], image.etag)) return reply.code(304).send();
-  return reply.type('image/png').send(image.png);
+  return reply.type(contentType).send(image.png);
 }
