@@ -1,7 +1,7 @@
 // The one account-standing rule: whether an account may be used at all right now (banned, mail unconfirmed,
 // registration unfinished), and the permission levels it rests on. Every way in (the web login, the token check on
 // every request, and the game and launcher logins) asks this module instead of reading the columns itself.
-import type { UserRow } from '../database/schema.ts';
+import type { Executor, UserRow } from '../database/schema.ts';
 
 /** Permission levels of contract section 3. */
 export const LEVELS = { banned: -1, player: 0, moderator: 1, admin: 2, owner: 3 } as const;
@@ -13,6 +13,12 @@ export function effectiveLevel(perms: number, grant: { role_level: number; expir
   if (perms === LEVELS.banned) return LEVELS.banned;
   const grantCounts = grant !== null && (grant.expires_at === null || grant.expires_at > nowMs);
   return grantCounts ? Math.max(perms, grant.role_level) : perms;
+}
+
+/** The effective level of `user` now, with its role grant read from the database. */
+export async function levelOfUser(db: Executor, user: Pick<UserRow, 'id' | 'perms'>, nowMs: number): Promise<number> {
+  const grant = await db.selectFrom('role_grants').select(['role_level', 'expires_at']).where('user_id', '=', user.id).executeTakeFirst();
+  return effectiveLevel(user.perms, grant ?? null, nowMs);
 }
 
 /** Why an account may not be used, most serious first. */

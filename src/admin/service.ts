@@ -1,7 +1,7 @@
 // User administration (interface.md 4.2, contract sections 3 and 5): the user list and detail, the user patch
 // with its level rules, temporary role grants, and the audit log.
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { effectiveLevel, LEVELS } from '../accounts/standing.ts';
+import { effectiveLevel, LEVELS, levelOfUser } from '../accounts/standing.ts';
 import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import type { Profiles } from '../accounts/profile.ts';
@@ -10,7 +10,7 @@ import { anotherOwnerExists, revokeAllSessions } from '../accounts/service.ts';
 import { recordAudit, type Actor } from '../audit/audit.ts';
 import { type Clock, unixSeconds } from '../clock.ts';
 import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
-import type { Database, Executor, UserRow } from '../database/schema.ts';
+import type { Database, UserRow } from '../database/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/envelope.ts';
 import type { PageQuery } from '../http/pagination.ts';
 import type { AuditEntry } from '../http/shapes/audit-entry.ts';
@@ -102,7 +102,7 @@ export class UserAdmin {
   /** The user detail, with the id and stored perms beyond it (the admin view only). */
   async detail(identifier: string): Promise<UserDetail> {
     const user = await userByIdentifier(this.db, identifier);
-    return { ...(await this.profiles.detail(user, await this.effectiveLevel(this.db, user))), Id: user.id, Perms: user.perms };
+    return { ...(await this.profiles.detail(user, await levelOfUser(this.db, user, this.clock.now()))), Id: user.id, Perms: user.perms };
   }
 
   /** The user's role grants (at most one: granting again replaces it), expired or not. */
@@ -298,7 +298,7 @@ export class UserAdmin {
 
   /** Contract section 3 and issue 4: who may change whom, and what. */
   private async checkMayChange(trx: Transaction<Database>, editor: Editor, user: UserRow, changes: UserChanges) {
-    const targetLevel = await this.effectiveLevel(trx, user);
+    const targetLevel = await levelOfUser(trx, user, this.clock.now());
     const callerIsOwner = editor.level >= LEVELS.owner;
     // Owners have no higher level to turn to, so they may change other owners and themselves.
     if (targetLevel >= editor.level && !callerIsOwner) throw forbidden('admin.atOrAboveOwnLevel');
@@ -308,11 +308,6 @@ export class UserAdmin {
         throw forbidden('admin.lastOwner');
       }
     }
-  }
-
-  private async effectiveLevel(db: Executor, user: Pick<UserRow, 'id' | 'perms'>): Promise<number> {
-    const grant = await db.selectFrom('role_grants').select(['role_level', 'expires_at']).where('user_id', '=', user.id).executeTakeFirst();
-    return effectiveLevel(user.perms, grant ?? null, this.clock.now());
   }
 
   private async skinOfUser(trx: Transaction<Database>, userId: number, skinUuid: string): Promise<number | null> {

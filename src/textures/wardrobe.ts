@@ -7,7 +7,7 @@ import type { SelectionChanges, TextureChoice } from '../accounts/service.ts';
 import { actorOf, recordAudit, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
-import { effectiveLevel } from '../accounts/standing.ts';
+import { levelOfUser } from '../accounts/standing.ts';
 import { badRequest, forbidden, notFound } from '../http/envelope.ts';
 import { languageOfUser, queueMail } from '../mail/outbox.ts';
 import { skinRemovedMessage } from '../mail/templates.ts';
@@ -223,13 +223,11 @@ export class Wardrobe {
     await this.library.releasing(async (trx) => {
       const owner = await trx
         .selectFrom('users')
-        .leftJoin('role_grants', 'role_grants.user_id', 'users.id')
-        .select(['users.id', 'users.username', 'users.mail', 'users.perms', 'role_grants.role_level', 'role_grants.expires_at'])
-        .where('users.id', '=', skin.user_id)
+        .select(['id', 'username', 'mail', 'perms'])
+        .where('id', '=', skin.user_id)
         .executeTakeFirstOrThrow();
       const now = this.clock.now();
-      const grant = owner.role_level === null ? null : { role_level: owner.role_level, expires_at: owner.expires_at };
-      if (effectiveLevel(owner.perms, grant, now) >= editor.level) throw forbidden('textures.skinAtOrAboveOwnLevel');
+      if ((await levelOfUser(trx, owner, now)) >= editor.level) throw forbidden('textures.skinAtOrAboveOwnLevel');
       const { name } = await trx.selectFrom('skins').select('name').where('id', '=', skin.id).executeTakeFirstOrThrow();
       await trx.deleteFrom('skins').where('id', '=', skin.id).execute();
       await recordAudit(trx, now, {

@@ -14,7 +14,7 @@ import type { Caller } from '../accounts/authenticate.ts';
 import { accountFailureKey, type SecondFactor } from '../accounts/credentials.ts';
 import { userByIdentifier } from '../accounts/identifiers.ts';
 import { verifyPassword } from '../accounts/passwords.ts';
-import { effectiveLevel, LEVELS } from '../accounts/standing.ts';
+import { LEVELS, levelOfUser } from '../accounts/standing.ts';
 import { actorOf, recordAudit, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
@@ -206,12 +206,7 @@ export class TwoFactorService implements SecondFactor {
   async turnOffFor(by: SwitchOffBy, identifier: string): Promise<{ id: number }> {
     const { db, clock } = this.deps;
     const target = await userByIdentifier(db, identifier);
-    const grant = await db
-      .selectFrom('role_grants')
-      .select(['role_level', 'expires_at'])
-      .where('user_id', '=', target.id)
-      .executeTakeFirst();
-    const targetLevel = effectiveLevel(target.perms, grant ?? null, clock.now());
+    const targetLevel = await levelOfUser(db, target, clock.now());
     if (by.level !== null && (by.level < LEVELS.admin || targetLevel >= by.level)) {
       throw forbidden('twoFactor.belowOwnLevel');
     }
