@@ -1,5 +1,6 @@
 // Reads and validates every setting once at start. Nothing else in the service reads process.env.
 import { randomBytes } from 'node:crypto';
+import { REGISTRATION_MODES, type RegistrationModeName } from './http/shapes/registration.ts';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
@@ -54,7 +55,7 @@ export interface Settings {
   /** Lifetime of a launcher access token (GravitLauncher), in seconds. */
   gravitTokenTtlSeconds: number;
   /** Who may create an account: anyone, only with an invitation, or nobody; the console can override it. */
-  registration: RegistrationMode;
+  registration: RegistrationModeName;
   /** The Discord application of the Discord link and login; null: both are off. */
   discord: DiscordSettings | null;
 }
@@ -65,9 +66,6 @@ export interface DiscordSettings {
   /** Base of /oauth2/authorize, /api/oauth2/token and /api/users/@me; no trailing slash. */
   url: string;
 }
-
-export const REGISTRATION_MODES = ['open', 'invite', 'closed'] as const;
-export type RegistrationMode = (typeof REGISTRATION_MODES)[number];
 
 export class SettingsError extends Error {
   constructor(readonly problems: string[]) {
@@ -264,7 +262,7 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     offlineSkins: rawOfflineSkins === 'true',
     gravitToken,
     gravitTokenTtlSeconds,
-    registration: registration as RegistrationMode,
+    registration: registration as RegistrationModeName,
     discord,
   };
 }

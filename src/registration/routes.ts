@@ -7,6 +7,7 @@ import { actorOf } from '../audit/audit.ts';
 import { envelopeSchema, errorResponses, languageOf, message, ok } from '../http/envelope.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
 import {
+  MODE_OR_NULL_SCHEMA,
   INVITE_RECORD_EXAMPLE,
   INVITE_RECORD_SCHEMA,
   NEW_INVITE_EXAMPLE,
@@ -66,7 +67,7 @@ export function registrationRoutes(app: FastifyInstance, registration: Registrat
           type: 'object',
           required: ['mode'],
           additionalProperties: false,
-          properties: { mode: { type: ['string', 'null'], enum: ['open', 'invite', 'closed', null] } },
+          properties: { mode: MODE_OR_NULL_SCHEMA },
           examples: [{ mode: 'invite' }],
         },
         response: { 200: envelopeSchema(REGISTRATION_STATE_SCHEMA, ok(REGISTRATION_STATE_EXAMPLE, MODE_SET)) },

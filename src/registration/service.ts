@@ -13,18 +13,18 @@ import { render, t } from '../i18n/i18n.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import type { PageQuery } from '../http/pagination.ts';
 import { tokenHash } from '../http/secrets.ts';
-import type {
-  InviteRecord,
-  InviteStatus,
-  NewInvite,
-  PublicRegistration,
-  RegistrationModeName,
-  RegistrationState,
+import {
+  REGISTRATION_MODES,
+  type InviteRecord,
+  type InviteStatus,
+  type NewInvite,
+  type PublicRegistration,
+  type RegistrationModeName,
+  type RegistrationState,
 } from '../http/shapes/registration.ts';
 
 /** The console_settings row that holds the console's choice of mode. */
 const MODE_SETTING = 'registration';
-const MODES: readonly RegistrationModeName[] = ['open', 'invite', 'closed'];
 const DAY_MS = 86_400_000;
 export const DEFAULT_INVITE_DAYS = 7;
 export const MAX_INVITE_DAYS = 365;
@@ -50,8 +50,6 @@ export const REFUSALS = Object.fromEntries(Object.entries(REFUSAL_KEYS).map(([na
   keyof typeof REFUSAL_KEYS,
   string
 >;
-
-const MODE_NAMES: Record<RegistrationModeName, string> = { open: 'open', invite: 'by invitation', closed: 'closed' };
 
 type InviteRow = {
   id: number;
@@ -79,7 +77,7 @@ export class Registration implements Admission {
   /** The mode in force: the console's choice, else the setting. Read from the database each time, so every instance agrees. */
   async mode(db: Executor = this.db): Promise<RegistrationModeName> {
     const row = await db.selectFrom('console_settings').select('value').where('name', '=', MODE_SETTING).executeTakeFirst();
-    return row && MODES.includes(row.value as RegistrationModeName) ? (row.value as RegistrationModeName) : this.setting;
+    return storedMode(row?.value) ?? this.setting;
   }
 
   async state(): Promise<RegistrationState> {
@@ -89,7 +87,7 @@ export class Registration implements Admission {
       .select(['console_settings.value', 'console_settings.changed_at', 'users.username', 'users.mail'])
       .where('console_settings.name', '=', MODE_SETTING)
       .executeTakeFirst();
-    const chosen = row && MODES.includes(row.value as RegistrationModeName) ? (row.value as RegistrationModeName) : null;
+    const chosen = storedMode(row?.value);
     return {
       mode: chosen ?? this.setting,
       setting: this.setting,
@@ -299,5 +297,7 @@ function inviteRecord(row: InviteRow, nowMs: number): InviteRecord {
   };
 }
 
-/** How the audit log and the console name a mode. */
-export const modeName = (mode: RegistrationModeName) => MODE_NAMES[mode];
+/** The console's stored choice when it is a mode (anything else counts as none). */
+function storedMode(value: string | undefined): RegistrationModeName | null {
+  return (REGISTRATION_MODES as readonly string[]).includes(value ?? '') ? (value as RegistrationModeName) : null;
+}

@@ -1,7 +1,7 @@
 // The console's first view (issue 14, item 9): the figures of the whole site at a glance.
 import { AUDIT_ENTRY_EXAMPLE, type AuditEntry } from './audit-entry.ts';
 import { recordSchema } from './record-schema.ts';
-import type { RegistrationModeName } from './registration.ts';
+import { MODE_SCHEMA, type RegistrationModeName } from './registration.ts';
 
 /** An audit entry with the name of the user it is about. */
 export interface DashboardAuditEntry {
@@ -61,7 +61,7 @@ export const DASHBOARD_SCHEMA = recordSchema<Dashboard>({
     required: ['id', 'subject', 'started_at', 'queued'],
     properties: { id: { type: 'integer' }, subject: { type: 'string' }, started_at: { type: 'integer' }, queued: count },
   },
-  registration: { type: 'string', enum: ['open', 'invite', 'closed'] },
+  registration: MODE_SCHEMA,
   audit: { type: 'array', items: DASHBOARD_AUDIT_ENTRY_SCHEMA },
 });
 

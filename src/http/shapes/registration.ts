@@ -2,8 +2,12 @@
 import { BASE, PLAYER_ID } from './example-story.ts';
 import { recordSchema } from './record-schema.ts';
 
-export type RegistrationModeName = 'open' | 'invite' | 'closed';
-const MODE = { type: 'string', enum: ['open', 'invite', 'closed'] } as const;
+/** Who may create an account: the REGISTRATION setting's values and the console's. */
+export const REGISTRATION_MODES = ['open', 'invite', 'closed'] as const;
+export type RegistrationModeName = (typeof REGISTRATION_MODES)[number];
+export const MODE_SCHEMA = { type: 'string', enum: REGISTRATION_MODES } as const;
+/** A mode, or null: the console follows the setting. */
+export const MODE_OR_NULL_SCHEMA = { type: ['string', 'null'], enum: [...REGISTRATION_MODES, null] } as const;
 
 /** GET /api/auth/registration: what the register page shows; `invite` only when the request named one. */
 export interface PublicRegistration {
@@ -13,7 +17,7 @@ export interface PublicRegistration {
 }
 
 export const PUBLIC_REGISTRATION_SCHEMA = recordSchema<PublicRegistration>({
-  mode: MODE,
+  mode: MODE_SCHEMA,
   invite: {
     type: ['object', 'null'],
     additionalProperties: false,
@@ -37,9 +41,9 @@ export interface RegistrationState {
 }
 
 export const REGISTRATION_STATE_SCHEMA = recordSchema<RegistrationState>({
-  mode: MODE,
-  setting: MODE,
-  chosen: { type: ['string', 'null'], enum: ['open', 'invite', 'closed', null] },
+  mode: MODE_SCHEMA,
+  setting: MODE_SCHEMA,
+  chosen: MODE_OR_NULL_SCHEMA,
   changed_at: { type: ['integer', 'null'] },
   changed_by: { type: ['string', 'null'] },
 });
