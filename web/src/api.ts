@@ -100,7 +100,6 @@ export const api = {
 
 /** Permission levels of contract section 3. */
 export const LEVELS = { banned: -1, player: 0, moderator: 1, admin: 2, owner: 3 } as const;
-export const LEVEL_NAMES: Record<number, string> = { [-1]: 'banned', 0: 'player', 1: 'moderator', 2: 'admin', 3: 'owner' };
 
 /** Same-origin texture and render addresses (the records' absolute `url` follows PUBLIC_URL, which may differ in development). */
 export const textureUrls = {

@@ -284,28 +284,36 @@ export function InlineRename(props: { name: string; what: 'skin' | 'cape'; renam
 
 /**
  * Asks in the page before an action that is hard to undo, unlike window.confirm: the question stays readable beside
- * what it is about, and it looks the same in every browser. The confirm button takes the focus; Escape cancels.
+ * what it is about, and it looks the same in every browser. The confirm button takes the focus (or, with `fields`,
+ * their first field); Escape cancels.
  */
 export function Confirmation(props: {
   children: ComponentChildren;
   confirmLabel: string;
+  /** The question's name for screen readers, when it is not the confirm button's label. */
+  label?: string;
+  /** Fields under the question (a reason to give, say). */
+  fields?: ComponentChildren;
   danger?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
   const [id] = useState(() => `confirmation-${(nextFieldId += 1)}`);
+  const dialog = useRef<HTMLDivElement>(null);
   const confirm = useRef<HTMLButtonElement>(null);
   // Focused as soon as it is drawn (not after the next paint): an Escape pressed right after opening it must reach it.
-  useLayoutEffect(() => confirm.current?.focus(), []);
+  useLayoutEffect(() => (dialog.current?.querySelector<HTMLElement>('input, textarea, select') ?? confirm.current)?.focus(), []);
   return (
     <div
+      ref={dialog}
       class={props.danger ? 'card confirmation danger' : 'card confirmation'}
       role="alertdialog"
-      aria-label={props.confirmLabel}
+      aria-label={props.label ?? props.confirmLabel}
       aria-describedby={id}
       onKeyDown={(event) => event.key === 'Escape' && props.onCancel()}
     >
       <p id={id}>{props.children}</p>
+      {props.fields}
       <div class="actions">
         <button ref={confirm} type="button" class={props.danger ? 'danger' : undefined} onClick={props.onConfirm}>
           {props.confirmLabel}
@@ -340,7 +348,7 @@ const PLAYER_WORDS: [RegExp, (...groups: string[]) => string][] = [
   [/^This token was revoked/, () => t('apiWords.revoked')],
 ];
 
-export function inPlayerWords(message: string): string {
+function inPlayerWords(message: string): string {
   for (const [pattern, words] of PLAYER_WORDS) {
     const match = pattern.exec(message);
     if (match) return words(...match.slice(1));

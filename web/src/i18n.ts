@@ -10,7 +10,8 @@
 //                        localStorage and, when logged in, on the account (PATCH /api/home {language}).
 //   adoptAccountLanguage(lang)  the account's stored language (GET /api/home `Language`): the pages follow it.
 //   LanguagePicker       the labelled picker; every page has it in its header (Page in components.tsx).
-//   formatDate(value, options?) / formatNumber(value)  Intl in the page's language.
+//   formatDate(value, options?) / formatNumber(value)  Intl in the page's language; dateTime(seconds) a moment's
+//                        date and time.
 //   Rich                 a message with embedded elements: "Forgot it? <reset>Reset the password</reset>" as
 //                        <Rich text={t('…')} parts={{ reset: (text) => <Link href="/reset">{text}</Link> }} />,
 //                        so code never joins translated fragments.
@@ -204,6 +205,9 @@ export const ready: Promise<void> = apply(storedChoice() ?? browserLanguage()).c
 export function formatDate(value: string | number | Date, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }): string {
   return new Intl.DateTimeFormat(current, options).format(new Date(value));
 }
+
+/** A moment (seconds since 1970) with date and time, as the page's language writes it. */
+export const dateTime = (seconds: number): string => formatDate(seconds * 1000, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function formatNumber(value: number, options?: Intl.NumberFormatOptions): string {
   return new Intl.NumberFormat(current, options).format(value);

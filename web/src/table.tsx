@@ -76,5 +76,15 @@ export function usePagedList<T>(path: string, filters: Record<string, string | n
       </button>
     </div>
   );
-  return { rows, error, pager, reload: () => setVersion(version + 1) };
+  return {
+    rows,
+    error,
+    pager,
+    reload: () => setVersion(version + 1),
+    /** Loads the list again from its first page (where a record just made shows). */
+    reloadFromStart: () => {
+      setOffset(0);
+      setVersion(version + 1);
+    },
+  };
 }

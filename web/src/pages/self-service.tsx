@@ -6,7 +6,7 @@ import type { AccountSession } from '../../../src/http/shapes/account-session.ts
 import { api, session } from '../api.ts';
 import { Confirmation, Field, Notice, messageOf, useAction } from '../components.tsx';
 import { leaveNote } from '../flash.ts';
-import { formatDate, t } from '../i18n.ts';
+import { dateTime, t } from '../i18n.ts';
 import { navigate } from '../router.tsx';
 
 const KIND_NAMES: Record<AccountSession['kind'], string> = {
@@ -23,8 +23,6 @@ function useFocusWhenClosed(open: boolean, target: RefObject<HTMLElement>) {
     wasOpen.current = open;
   }, [open]);
 }
-
-const dateOf = (unixSeconds: number) => formatDate(unixSeconds * 1000, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function Sessions() {
   const [sessions, setSessions] = useState<AccountSession[] | null>(null);
@@ -60,7 +58,7 @@ export function Sessions() {
                 <strong>
                   {listed.current ? t('sessions.thisBrowser', { kind: t(KIND_NAMES[listed.kind]) }) : t(KIND_NAMES[listed.kind])}
                 </strong>
-                <small>{t('sessions.period', { since: dateOf(listed.created), until: dateOf(listed.expires) })}</small>
+                <small>{t('sessions.period', { since: dateTime(listed.created), until: dateTime(listed.expires) })}</small>
               </div>
             </li>
           ))}

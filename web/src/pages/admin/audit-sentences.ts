@@ -3,8 +3,8 @@
 // with the values as placeholders; a list of changes is joined by Intl.ListFormat.
 // Keep in step with the recordAudit calls under src/: an action missing here still shows, by its dotted name.
 import type { AuditEntry } from '../../api.ts';
-import { t } from '../../i18n.ts';
-import { dateTime, hasAdminKey, levelName, listOf } from './words.ts';
+import { dateTime, t } from '../../i18n.ts';
+import { hasAdminKey, levelName, listOf } from './words.ts';
 
 /** Every action the service records, grouped as the select shows them (the catalogue's groups.* and actions.*). */
 const ACTION_GROUPS: { group: string; actions: string[] }[] = [

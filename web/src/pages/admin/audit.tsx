@@ -4,10 +4,9 @@ import { useState } from 'preact/hooks';
 import type { AuditEntry } from '../../api.ts';
 import { Notice } from '../../components.tsx';
 import { Table, usePagedList } from '../../table.tsx';
-import { useT } from '../../i18n.ts';
+import { dateTime, useT } from '../../i18n.ts';
 import { auditActions, actionLabel, describe } from './audit-sentences.ts';
 import { playerNamed, plainMessage, UserLink, UsernameField } from './names.tsx';
-import { dateTime } from './words.ts';
 
 interface Filters {
   for?: number;

@@ -4,15 +4,16 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Dashboard, DashboardAuditEntry } from '../../../../src/http/shapes/dashboard.ts';
 import { api } from '../../api.ts';
 import { Notice, messageOf } from '../../components.tsx';
-import { formatNumber, Rich, t, useT } from '../../i18n.ts';
+import { dateTime, formatNumber, Rich, t, useT } from '../../i18n.ts';
 import { Link } from '../../router.tsx';
 import { actionLabel } from './audit-sentences.ts';
+import { UserLink } from './names.tsx';
 import { modeWords } from './registration.tsx';
-import { dateTime, hasAdminKey } from './words.ts';
+import { hasAdminKey } from './words.ts';
 import './console-overview.css';
 
 /** A size as people read it: 0 bytes, 812 bytes, 14 kB, 5.4 MB, 1.2 GB (in the page's language). */
-export function readableSize(bytes: number): string {
+function readableSize(bytes: number): string {
   if (bytes < 1000) return t('admin:size.bytes', { count: bytes });
   const units = ['kB', 'MB', 'GB', 'TB'];
   let value = bytes / 1000;
@@ -26,8 +27,6 @@ export function readableSize(bytes: number): string {
   });
 }
 
-export const when = dateTime;
-
 function Entry(props: { entry: DashboardAuditEntry }) {
   const t = useT();
   const { entry } = props;
@@ -38,12 +37,12 @@ function Entry(props: { entry: DashboardAuditEntry }) {
   const params = { actor: '<actor>-</actor>', action, subject: '<subject>-</subject>' };
   return (
     <li>
-      <time dateTime={new Date(entry.time * 1000).toISOString()}>{when(entry.time)}</time>
+      <time dateTime={new Date(entry.time * 1000).toISOString()}>{dateTime(entry.time)}</time>
       <Rich
         text={t(about ? 'admin:dashboard.entryAbout' : 'admin:dashboard.entry', params)}
         parts={{
           actor: () => <strong>{entry.iss}</strong>,
-          subject: () => <Link href={`/admin?tab=users&user=${entry.for}`}>{entry.for_name}</Link>,
+          subject: () => <UserLink id={entry.for} name={entry.for_name} />,
         }}
       />
     </li>

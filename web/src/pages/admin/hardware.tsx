@@ -4,8 +4,8 @@ import { useState } from 'preact/hooks';
 import { api, LEVELS, type HardwareRecord } from '../../api.ts';
 import { Confirmation, Notice, useAction } from '../../components.tsx';
 import { formatNumber, language, t, useT } from '../../i18n.ts';
-import { Link } from '../../router.tsx';
 import { Table, usePagedList } from '../../table.tsx';
+import { UserLink } from './names.tsx';
 import { listOf } from './words.ts';
 
 export function HardwareSection(props: { level: number }) {
@@ -45,7 +45,7 @@ function Players(props: { users: HardwareRecord['users'] }) {
       {props.users.map((user, index) => (
         <span key={user.id}>
           {index > 0 && ', '}
-          <Link href={`/admin?tab=users&user=${user.id}`}>{user.username || t('admin:hardware.unfinished')}</Link>
+          <UserLink id={user.id} name={user.username} unnamed={t('admin:hardware.unfinished')} />
         </span>
       ))}
     </>

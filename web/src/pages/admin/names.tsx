@@ -7,12 +7,15 @@ import { t } from '../../i18n.ts';
 import { Link } from '../../router.tsx';
 
 /** Where the console shows one player: the Users section with their editor open. */
-export const userPath = (id: number) => `/admin?tab=users&user=${id}`;
+const userPath = (id: number) => `/admin?tab=users&user=${id}`;
 
-/** A player's name linking to their editor; a deleted account (no name) shows as such. */
-export function UserLink(props: { id: number; name: string }) {
-  if (!props.name) return <span class="muted">{t('admin:users.deleted')}</span>;
-  return <Link href={userPath(props.id)}>{props.name}</Link>;
+/**
+ * A player's name linking to their editor. Without a name: `unnamed` as the link's text when given (an account that
+ * has not finished registering, say), otherwise the words for a deleted account, without a link.
+ */
+export function UserLink(props: { id: number; name: string; unnamed?: string }) {
+  if (!props.name && props.unnamed === undefined) return <span class="muted">{t('admin:users.deleted')}</span>;
+  return <Link href={userPath(props.id)}>{props.name || props.unnamed}</Link>;
 }
 
 let nextListId = 0;
@@ -95,12 +98,15 @@ export async function playerNamed(name: string): Promise<UserDetail & { Id: numb
   }
 }
 
-/** The API's refusals the console can meet, said the way an admin would, with what to do; others as the API says them. */
+/**
+ * The API's refusals the console can meet, said the way an admin would, with what to do; others as the API says them.
+ * The account rules' refusals (username, password, mail) and the size limits are not here: messageOf has already put
+ * them in a player's words (PLAYER_WORDS in components.tsx).
+ */
 const PLAIN: [RegExp, (match: RegExpMatchArray) => string][] = [
   [/^No user (.+)$/, (match) => t('admin:errors.noPlayer', { name: match[1] })],
   [/^No skin /, () => t('admin:errors.skinGone')],
   [/^No cape /, () => t('admin:errors.capeGone')],
-  [/larger than the limit/, () => t('admin:errors.tooLarge')],
   [/field "cape" is required/, () => t('admin:errors.chooseCape')],
   [/not a PNG|not a valid PNG|file is empty/, () => t('admin:errors.notPng')],
   [/expired_at must lie in the future/, () => t('admin:errors.futureEnd')],
@@ -108,10 +114,6 @@ const PLAIN: [RegExp, (match: RegExpMatchArray) => string][] = [
   [/^The last owner cannot be demoted or banned$/, () => t('admin:errors.lastOwner')],
   [/has no role grant/, () => t('admin:errors.noRole')],
   [/^Keep the reason under/, () => t('admin:errors.reasonTooLong')],
-  [/^username must be/, () => t('admin:errors.username')],
-  [/^password must be at least (\d+)/, (match) => t('admin:errors.passwordShort', { count: Number(match[1]) })],
-  [/^password must be at most (\d+)/, (match) => t('admin:errors.passwordLong', { count: Number(match[1]) })],
-  [/^mail must be a valid mail address/, () => t('admin:errors.mail')],
   [/^Another account has this username or mail address$/, () => t('admin:errors.taken')],
   [/^cape name must be/, () => t('admin:errors.capeName')],
 ];

@@ -4,10 +4,9 @@ import { useEffect, useState } from 'preact/hooks';
 import type { InviteRecord, NewInvite, RegistrationModeName, RegistrationState } from '../../../../src/http/shapes/registration.ts';
 import { api, LEVELS } from '../../api.ts';
 import { Confirmation, CopyField, Notice, messageOf, useAction } from '../../components.tsx';
-import { Rich, t, useT } from '../../i18n.ts';
-import { Link } from '../../router.tsx';
+import { dateTime, Rich, t, useT } from '../../i18n.ts';
 import { Table, usePagedList } from '../../table.tsx';
-import { dateTime } from './words.ts';
+import { UserLink } from './names.tsx';
 import './console-overview.css';
 
 /** A registration mode in words: its short name ("Open") and what it means. */
@@ -18,22 +17,23 @@ export const modeWords = (mode: RegistrationModeName): { short: string; long: st
 const MODES: RegistrationModeName[] = ['open', 'invite', 'closed'];
 const LIFETIMES = [1, 7, 30, 90];
 
-const date = dateTime;
-
 function statusText(invite: InviteRecord) {
   switch (invite.status) {
     case 'usable':
-      return t('admin:registration.usableUntil', { date: date(invite.expires_at) });
+      return t('admin:registration.usableUntil', { date: dateTime(invite.expires_at) });
     case 'used':
       return (
         <Rich
           text={
-            invite.used_at !== null ? t('admin:registration.usedBy', { date: date(invite.used_at) }) : t('admin:registration.usedByUndated')
+            invite.used_at !== null
+              ? t('admin:registration.usedBy', { date: dateTime(invite.used_at) })
+              : t('admin:registration.usedByUndated')
           }
           parts={{
             who: () =>
               invite.used_by ? (
-                <Link href={`/admin?tab=users&user=${invite.used_by.id}`}>{invite.used_by.name}</Link>
+                // An account the API names with neither username nor mail keeps its (empty) link, as before.
+                <UserLink id={invite.used_by.id} name={invite.used_by.name} unnamed="" />
               ) : (
                 t('admin:registration.deletedAccount')
               ),
@@ -41,22 +41,23 @@ function statusText(invite: InviteRecord) {
         />
       );
     case 'expired':
-      return t('admin:registration.expiredOn', { date: date(invite.expires_at) });
+      return t('admin:registration.expiredOn', { date: dateTime(invite.expires_at) });
     case 'revoked':
       return invite.revoked_at !== null
-        ? t('admin:registration.withdrawnOn', { date: date(invite.revoked_at) })
+        ? t('admin:registration.withdrawnOn', { date: dateTime(invite.revoked_at) })
         : t('admin:registration.withdrawn');
   }
 }
 
 export function RegistrationSection(props: { level: number }) {
   const t = useT();
-  const [version, setVersion] = useState(0);
+  // Here, not in the list: a new invitation reloads it from its first page, where the invitation shows.
+  const invites = usePagedList<InviteRecord>('/api/admin/invites', {});
   return (
     <section aria-label={t('admin:registration.label')}>
       <ModeCard level={props.level} />
-      {props.level >= LEVELS.admin && <NewInviteCard created={() => setVersion(version + 1)} />}
-      <InviteList level={props.level} version={version} />
+      {props.level >= LEVELS.admin && <NewInviteCard created={invites.reloadFromStart} />}
+      <InviteList level={props.level} list={invites} />
     </section>
   );
 }
@@ -101,7 +102,7 @@ function ModeCard(props: { level: number }) {
                   `admin:registration.${state.changed_by ? (state.changed_at !== null ? 'chosenByOn' : 'chosenBy') : state.changed_at !== null ? 'chosenOn' : 'chosen'}`,
                   {
                     name: state.changed_by ?? undefined,
-                    date: state.changed_at !== null ? date(state.changed_at) : undefined,
+                    date: state.changed_at !== null ? dateTime(state.changed_at) : undefined,
                     setting: modeWords(state.setting).short.toLowerCase(),
                   },
                 )}
@@ -193,16 +194,16 @@ function NewInviteCard(props: { created: () => void }) {
       {made && (
         <div class="card invite-link">
           <CopyField label={t('admin:registration.link')} value={made.link} />
-          <p class="muted">{t('admin:registration.shownOnce', { date: date(made.invite.expires_at) })}</p>
+          <p class="muted">{t('admin:registration.shownOnce', { date: dateTime(made.invite.expires_at) })}</p>
         </div>
       )}
     </section>
   );
 }
 
-function InviteList(props: { level: number; version: number }) {
+function InviteList(props: { level: number; list: ReturnType<typeof usePagedList<InviteRecord>> }) {
   const t = useT();
-  const list = usePagedList<InviteRecord>('/api/admin/invites', { version: props.version });
+  const { list } = props;
   const action = useAction();
   const [asking, setAsking] = useState<InviteRecord | null>(null);
   const canRevoke = props.level >= LEVELS.admin;
@@ -247,7 +248,7 @@ function InviteList(props: { level: number; version: number }) {
               invite.note || <span class="muted">{t('admin:registration.noNote')}</span>,
               statusText(invite),
               invite.created_by || <span class="muted">{t('admin:registration.deletedAccount')}</span>,
-              date(invite.created_at),
+              dateTime(invite.created_at),
               ...(canRevoke
                 ? [
                     invite.status === 'usable' ? (

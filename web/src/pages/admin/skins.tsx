@@ -2,7 +2,7 @@
 // moderation (the owner is mailed the reason), each in the page.
 import { useState } from 'preact/hooks';
 import { api, LEVELS, textureUrls, type SkinRecord } from '../../api.ts';
-import { Notice, useAction } from '../../components.tsx';
+import { Confirmation, Notice, useAction } from '../../components.tsx';
 import { Rich, useT } from '../../i18n.ts';
 import { usePagedList } from '../../table.tsx';
 import { plainMessage, UserLink } from './names.tsx';
@@ -161,47 +161,35 @@ function ModerationDelete(props: { skin: SkinRecord; onDelete: (reason: string) 
   const id = `reason-${props.skin.uuid}`;
   const tooLong = reason.trim().length > 500;
   return (
-    <form
-      class="card confirmation danger"
-      role="alertdialog"
-      aria-label={t('admin:skins.deleteLabel', { name: props.skin.name })}
-      aria-describedby={`${id}-question`}
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (!tooLong) props.onDelete(reason.trim());
-      }}
-      onKeyDown={(event) => event.key === 'Escape' && props.onCancel()}
+    <Confirmation
+      danger
+      label={t('admin:skins.deleteLabel', { name: props.skin.name })}
+      confirmLabel={t('admin:skins.deleteSkin')}
+      // Refused while the reason is too long, as its field says.
+      onConfirm={() => !tooLong && props.onDelete(reason.trim())}
+      onCancel={props.onCancel}
+      fields={
+        <div class="field">
+          <label for={id}>{t('admin:skins.reason')}</label>
+          <textarea
+            id={id}
+            rows={2}
+            value={reason}
+            aria-invalid={tooLong ? true : undefined}
+            aria-describedby={tooLong ? `${id}-error` : undefined}
+            onInput={(event) => setReason(event.currentTarget.value)}
+          />
+          {tooLong && (
+            <small id={`${id}-error`} class="field-error">
+              {t('admin:skins.reasonTooLong')}
+            </small>
+          )}
+        </div>
+      }
     >
-      <p id={`${id}-question`}>
-        {props.skin.owner_name
-          ? t('admin:skins.deleteQuestionOwner', { name: props.skin.name, owner: props.skin.owner_name })
-          : t('admin:skins.deleteQuestion', { name: props.skin.name })}
-      </p>
-      <div class="field">
-        <label for={id}>{t('admin:skins.reason')}</label>
-        <textarea
-          id={id}
-          rows={2}
-          value={reason}
-          autoFocus
-          aria-invalid={tooLong ? true : undefined}
-          aria-describedby={tooLong ? `${id}-error` : undefined}
-          onInput={(event) => setReason(event.currentTarget.value)}
-        />
-        {tooLong && (
-          <small id={`${id}-error`} class="field-error">
-            {t('admin:skins.reasonTooLong')}
-          </small>
-        )}
-      </div>
-      <div class="actions">
-        <button type="submit" class="danger">
-          {t('admin:skins.deleteSkin')}
-        </button>
-        <button type="button" class="secondary" onClick={props.onCancel}>
-          {t('admin:skins.cancel')}
-        </button>
-      </div>
-    </form>
+      {props.skin.owner_name
+        ? t('admin:skins.deleteQuestionOwner', { name: props.skin.name, owner: props.skin.owner_name })
+        : t('admin:skins.deleteQuestion', { name: props.skin.name })}
+    </Confirmation>
   );
 }

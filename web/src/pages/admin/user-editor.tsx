@@ -4,13 +4,13 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, LEVELS, type SkinRecord, type UserDetail } from '../../api.ts';
 import type { RoleGrantRecord } from '../../../../src/http/shapes/role-grant.ts';
 import { Confirmation, Field, Form, Notice, useAction } from '../../components.tsx';
-import { formatDate, useT } from '../../i18n.ts';
+import { dateTime, formatDate, useT } from '../../i18n.ts';
 import { AdminDiscordLink } from '../discord.tsx';
 import { AdminTwoFactor } from '../two-factor.tsx';
 import { HardwareList } from './hardware.tsx';
 import { fieldOf, plainMessage } from './names.tsx';
 import { SkinList } from './skins.tsx';
-import { dateTime, levelName, listOf } from './words.ts';
+import { levelName, listOf } from './words.ts';
 
 type AdminDetail = UserDetail & { Id: number; Perms: number };
 
@@ -35,8 +35,12 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
   // not be written back as if it were stored): an exact lookup, so the level control is always there.
   const load = async () => {
     try {
-      const detail = (await api.get<UserDetail>(`/api/admin/user/${encodeURIComponent(props.identifier)}`)).data;
-      setGrants((await api.get<RoleGrantRecord[]>(`/api/admin/user/role/${encodeURIComponent(props.identifier)}`)).data);
+      // Both at once: they look the user up the same way, so either refuses an unknown one with the same message.
+      const [{ data: detail }, { data: granted }] = await Promise.all([
+        api.get<UserDetail>(`/api/admin/user/${encodeURIComponent(props.identifier)}`),
+        api.get<RoleGrantRecord[]>(`/api/admin/user/role/${encodeURIComponent(props.identifier)}`),
+      ]);
+      setGrants(granted);
       setUser({ ...detail, Id: detail.Id ?? 0, Perms: detail.Perms ?? detail.PermLvl });
     } catch (failure) {
       setError(plainMessage(failure));

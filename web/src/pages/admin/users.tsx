@@ -3,16 +3,16 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { UserRecord } from '../../api.ts';
 import { Notice } from '../../components.tsx';
-import { t, useT } from '../../i18n.ts';
+import { dateTime, t, useT } from '../../i18n.ts';
 import { navigate } from '../../router.tsx';
 import { Table, usePagedList } from '../../table.tsx';
 import { plainMessage, UserLink } from './names.tsx';
 import { DiscordCell } from '../discord.tsx';
 import { UserEditor } from './user-editor.tsx';
-import { dateTime, levelName } from './words.ts';
+import { levelName } from './words.ts';
 
 /** The level a user acts at, and where a role grant raises it, that it does and until when. */
-export function LevelText(props: { user: Pick<UserRecord, 'perms' | 'level' | 'role_grant'> }) {
+function LevelText(props: { user: Pick<UserRecord, 'perms' | 'level' | 'role_grant'> }) {
   const level = props.user.level ?? props.user.perms;
   const grant = props.user.role_grant;
   const raised = grant?.active && level === grant.role_level && level > props.user.perms;

@@ -1,6 +1,6 @@
 // The console's words: its catalogue (locales/<language>/admin.json, loaded with the console's chunk, never with the
-// login page), level names, dates and lists in the page's language.
-import { formatDate, language, loadNamespace, registerNamespace, t } from '../../i18n.ts';
+// login page), level names and lists in the page's language.
+import { language, loadNamespace, registerNamespace, t } from '../../i18n.ts';
 
 registerNamespace('admin', {
   en: () => import('../../../../locales/en/admin.json'),
@@ -16,9 +16,6 @@ const LEVEL_KEYS: Record<number, string> = { [-1]: 'banned', 0: 'player', 1: 'mo
 /** A permission level's name ("moderator"), or "level 7" for one the console does not know. */
 export const levelName = (level: number): string =>
   LEVEL_KEYS[level] ? t(`admin:level.${LEVEL_KEYS[level]}`) : t('admin:level.unknown', { number: level });
-
-/** A moment (seconds since 1970) with date and time, as the page's language writes it. */
-export const dateTime = (seconds: number): string => formatDate(seconds * 1000, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Names as a list in the page's language: "A, B and C", "A、B和C". */
 export const listOf = (items: string[]): string => new Intl.ListFormat(language(), { style: 'long', type: 'conjunction' }).format(items);
