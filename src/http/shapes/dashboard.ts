@@ -1,21 +1,10 @@
 // The console's first view (issue 14, item 9): the figures of the whole site at a glance.
-import { AUDIT_ENTRY_EXAMPLE, type AuditEntry } from './audit-entry.ts';
+import { AUDIT_ENTRY_EXAMPLE, AUDIT_ENTRY_SCHEMA, type AuditEntry } from './audit-entry.ts';
 import { recordSchema } from './record-schema.ts';
 import { MODE_SCHEMA, type RegistrationModeName } from './registration.ts';
 
-/** An audit entry with the name of the user it is about. */
-export interface DashboardAuditEntry {
-  id: number;
-  iss: string;
-  /** The acting user's id; null for `system`, the operator CLI or a deleted account. */
-  iss_id: number | null;
-  action: string;
-  for: number;
-  /** The current username (the mail address before registration step 3) of `for`; "" when none or deleted. */
-  for_name: string;
-  time: number;
-  details: AuditEntry['details'];
-}
+/** An audit entry with the names the console shows (for_name and iss_id always there). */
+export type DashboardAuditEntry = Required<AuditEntry>;
 
 export interface Dashboard {
   accounts: { total: number; new_this_week: number; unverified: number; banned: number };
@@ -39,16 +28,7 @@ const figures = <T>(names: (keyof T)[]) => ({
   properties: Object.fromEntries(names.map((name) => [name, count])),
 });
 
-export const DASHBOARD_AUDIT_ENTRY_SCHEMA = recordSchema<DashboardAuditEntry>({
-  id: { type: 'integer' },
-  iss: { type: 'string' },
-  iss_id: { type: ['integer', 'null'] },
-  action: { type: 'string' },
-  for: { type: 'integer' },
-  for_name: { type: 'string' },
-  time: { type: 'integer' },
-  details: { type: ['object', 'null'], additionalProperties: true },
-});
+export const DASHBOARD_AUDIT_ENTRY_SCHEMA = recordSchema<DashboardAuditEntry>(AUDIT_ENTRY_SCHEMA.properties);
 
 export const DASHBOARD_SCHEMA = recordSchema<Dashboard>({
   accounts: figures<Dashboard['accounts']>(['total', 'new_this_week', 'unverified', 'banned']),
