@@ -39,7 +39,9 @@ export function languageOf(request: FastifyRequest): Language {
  */
 export function ok<T>(data: T, msg: Message | string = OK, url: string | null = null): Envelope<T> {
   if (typeof msg === 'string') return { error: false, msg, url, data };
-  const envelope = { error: false, msg: render('en', msg), url, data };
+  // The English text only when read (an OpenAPI example, a test): an answer gets the request's language instead.
+  const envelope: Envelope<T> = { error: false, msg: '', url, data };
+  Object.defineProperty(envelope, 'msg', { get: () => render('en', msg), enumerable: true });
   Object.defineProperty(envelope, MESSAGE, { value: msg });
   return envelope;
 }
@@ -263,7 +265,8 @@ export function installEnvelope(app: FastifyInstance, options: EnvelopeOptions =
   app.addHook('preSerialization', (request, _reply, payload, done) => {
     const text = payload !== null && typeof payload === 'object' ? (payload as { [MESSAGE]?: Message })[MESSAGE] : undefined;
     if (text === undefined) return done(null, payload);
-    done(null, { ...(payload as Envelope<unknown>), msg: render(languageOf(request), text) });
+    const { error, url, data } = payload as Envelope<unknown>;
+    done(null, { error, msg: render(languageOf(request), text), url, data });
   });
 
   const knownPaths = FindMyWay({ caseSensitive: true, ignoreTrailingSlash: false });
