@@ -217,7 +217,7 @@ export class DiscordService {
    * code and sends it again), any other refusal uses it up.
    */
   async exchange(code: string, totp: string | undefined, clientAddress: string): Promise<{ jwt: string; url: string }> {
-    void this.client; // 404 while the Discord login is not set up
+    if (!this.deps.client) throw notFound(NOT_SET_UP);
     const { db, clock, limiter, credentials, tokens, publicUrl } = this.deps;
     await limiter.ensureAllowed(RULES.codeFailuresPerAddress, clientAddress);
     const codeHash = tokenHash(code);
