@@ -1,6 +1,6 @@
 // The public image endpoints of interface.md 4.3. No token needed; every image carries an ETag and
 // answers If-None-Match with 304.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import { errorResponses } from '../http/envelope.ts';
 import { LAUNCHER_DOCUMENT_EXAMPLE, LAUNCHER_DOCUMENT_SCHEMA } from '../http/shapes/launcher-document.ts';
 import { MAX_RENDER_SIZE, MIN_RENDER_SIZE, type RenderType } from '../rendering/render.ts';
@@ -58,6 +58,63 @@ export function textureFileRoute(app: FastifyInstance, images: ImageService, url
   );
 }
 
+/** What an answer-cached image route needs: see cachedImageRoute. */
+export interface CachedImage<P, Q, T> {
+  schema?: FastifySchema;
+  /**
+   * Reads what the answer-cache key is made of, once, in the onRequest hook (before schema validation); throws the
+   * API error for a value it refuses. The handler gets the same value back.
+   */
+  parse: (request: FastifyRequest<{ Params: P; Querystring: Q }>) => T;
+  /** The answer-cache key of the parsed value. */
+  key: (parsed: T) => string;
+  produce: (parsed: T, request: FastifyRequest<{ Params: P; Querystring: Q }>) => Promise<ImageResult>;
+  headers?: Record<string, string>;
+}
+
+/**
+ * An image route whose answer is remembered (for the image service's answer time) under a key: a repeat is sent
+ * from the onRequest hook, before the rest of the request's life (validation, lookup), which were the largest
+ * remaining costs of a cached image. Only an answer the handler produced is remembered, so a request that fails
+ * parsing or validation never makes a key. An error thrown by `parse` goes to the error handler.
+ */
+export function cachedImageRoute<P, Q, T>(app: FastifyInstance, images: ImageService, url: string, route: CachedImage<P, Q, T>) {
+  const send = (request: FastifyRequest, reply: FastifyReply, image: ImageResult) => {
+    if (route.headers) reply.headers(route.headers);
+    return sendImage(request, reply, image);
+  };
+  // The parsed value of a request not answered from the cache, for its handler (no second parse).
+  const parsedOf = new WeakMap<FastifyRequest, T>();
+  app.get<{ Params: P; Querystring: Q }>(
+    url,
+    {
+      schema: route.schema,
+      onRequest: (request, reply, done) => {
+        let parsed: T;
+        try {
+          parsed = route.parse(request);
+        } catch (error) {
+          done(error as Error);
+          return;
+        }
+        const recent = images.recentAnswer(route.key(parsed));
+        if (recent) {
+          send(request, reply, recent);
+          return;
+        }
+        parsedOf.set(request, parsed);
+        done();
+      },
+    },
+    async (request, reply) => {
+      const parsed = parsedOf.get(request) as T;
+      const image = await route.produce(parsed, request);
+      images.rememberAnswer(route.key(parsed), image);
+      return send(request, reply, image);
+    },
+  );
+}
+
 export function imageRoutes(app: FastifyInstance, images: ImageService) {
   app.get<{ Params: { uuid: string } }>(
     '/api/skin/launcher/:uuid',
@@ -81,9 +138,8 @@ export function imageRoutes(app: FastifyInstance, images: ImageService) {
   );
 
   /**
-   * An image route whose answer is remembered by its exact request URL: a repeat within the resolution time
-   * is answered before validation and lookup, which were the largest remaining costs of a cached image. Only a
-   * URL that passed validation is remembered, so a URL with junk in it is never a key and never skips validation.
+   * An image route whose answer is remembered by its exact request URL. Only a URL that passed validation is
+   * remembered, so a URL with junk in it is never a key and never skips validation.
    */
   const imageRoute = <P extends string>(
     url: string,
@@ -92,22 +148,12 @@ export function imageRoutes(app: FastifyInstance, images: ImageService) {
     produce: (params: Record<P, string>, query: ImageQuery) => Promise<ImageResult>,
     query: object = imageQuery,
   ) =>
-    app.get<{ Params: Record<P, string>; Querystring: ImageQuery }>(
-      url,
-      {
-        schema: { summary, tags, params: pathOf(param), querystring: query, response: imageResponses },
-        onRequest: (request, reply, done) => {
-          const recent = images.recentAnswer(request.url);
-          if (recent) sendImage(request, reply, recent);
-          else done();
-        },
-      },
-      async (request, reply) => {
-        const image = await produce(request.params as Record<P, string>, request.query);
-        images.rememberAnswer(request.url, image);
-        return sendImage(request, reply, image);
-      },
-    );
+    cachedImageRoute(app, images, url, {
+      schema: { summary, tags, params: pathOf(param), querystring: query, response: imageResponses },
+      parse: (request: FastifyRequest<{ Params: Record<P, string>; Querystring: ImageQuery }>) => request.url,
+      key: (requestUrl) => requestUrl,
+      produce: (_requestUrl, request) => produce(request.params as Record<P, string>, request.query),
+    });
 
   const VIEW_SUMMARIES = {
     head: 'The head',
