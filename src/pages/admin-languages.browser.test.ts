@@ -10,7 +10,15 @@ import type { Browser, Page } from 'playwright-core';
 import { HARDWARE_INFO_EXAMPLE } from '../gravit/shapes.ts';
 import { accessibilityProblems } from '../../test/support/accessibility.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
-import { browserMissing, DESKTOP, screenshot, servePagesToBrowser, SITE_NAME, watchPage } from '../../test/support/browser.ts';
+import {
+  browserMissing,
+  logInWithToken,
+  openWatchedPage,
+  problemsOf,
+  screenshot,
+  servePagesToBrowser,
+  SITE_NAME,
+} from '../../test/support/browser.ts';
 import { capeFile, skinFile } from '../../test/support/fixtures.ts';
 import { LaunchServerRequester } from '../../test/support/launchserver.ts';
 import { OWNER, uniqueName, type TestService } from '../../test/support/service.ts';
@@ -133,13 +141,8 @@ describeEachDatabase('admin console in Russian and Chinese', (kind) => {
         // The owner's account speaks the language (the pages follow it), and so does the browser.
         const patched = await service.call('PATCH', '/api/home', { token: ownerToken, body: { language } });
         assert.ok(patched.status < 300, JSON.stringify(patched.body));
-        const context = await browser.newContext({ viewport: DESKTOP, locale });
-        const page = await context.newPage();
-        const seen = watchPage(page, origin);
-        page.on('dialog', (dialog) => assert.fail(`a browser dialog opened: ${dialog.message()}`));
-        const token = await service.ownerToken();
-        await page.goto(`${origin}/login`);
-        await page.evaluate((value) => localStorage.setItem('skinservice.token', value), token);
+        const page = await openWatchedPage(browser, origin, { context: { locale } });
+        await logInWithToken(page, origin, await service.ownerToken());
 
         for (const section of SECTIONS) {
           await page.goto(`${origin}/admin?tab=${section}`);
@@ -168,8 +171,8 @@ describeEachDatabase('admin console in Russian and Chinese', (kind) => {
         await assertNoEnglish(page, `${language} user editor`);
         await assertAccessible(page, `${language} user editor`);
         await screenshot(page, `${kind}-admin-${language}-user-editor`);
-        await context.close();
-        assert.deepEqual(seen, [], 'the pages had errors or reached another origin');
+        await page.context().close();
+        assert.deepEqual(problemsOf(page), [], 'the pages had errors or reached another origin');
       },
     );
   }

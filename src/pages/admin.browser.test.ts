@@ -9,7 +9,15 @@ import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { accessibilityProblems } from '../../test/support/accessibility.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
-import { browserMissing, DESKTOP, PHONE, screenshot, servePagesToBrowser, watchPage } from '../../test/support/browser.ts';
+import {
+  browserMissing,
+  DESKTOP,
+  logInWithToken,
+  openWatchedPage,
+  PHONE,
+  screenshot,
+  servePagesToBrowser,
+} from '../../test/support/browser.ts';
 import { capeFile, skinFile } from '../../test/support/fixtures.ts';
 import { OWNER, type TestService } from '../../test/support/service.ts';
 import { mailTo } from '../../test/support/smtp.ts';
@@ -43,14 +51,8 @@ describeEachDatabase('admin console in a browser', (kind) => {
 
   /** The console as the owner (a fresh login), on `viewport`, at `path`. */
   const openConsole = async (viewport: { width: number; height: number }, path: string): Promise<Page> => {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    const seen = watchPage(page, origin);
-    after(() => assert.deepEqual(seen, [], 'the pages had errors or reached another origin'));
-    page.on('dialog', (dialog) => assert.fail(`a browser dialog opened: ${dialog.message()}`));
-    const token = await service.ownerToken();
-    await page.goto(`${origin}/login`);
-    await page.evaluate((value) => localStorage.setItem('skinservice.token', value), token);
+    const page = await openWatchedPage(browser, origin, { viewport });
+    await logInWithToken(page, origin, await service.ownerToken());
     await page.goto(`${origin}${path}`);
     return page;
   };

@@ -9,10 +9,20 @@ import type { Browser, Page, Response } from 'playwright-core';
 import { HARDWARE_INFO_EXAMPLE } from '../gravit/shapes.ts';
 import { decodePng } from '../rendering/png.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
-import { browserMissing, DESKTOP, servePagesToBrowser, PHONE, screenshot, SITE_NAME, watchPage } from '../../test/support/browser.ts';
+import {
+  browserMissing,
+  DESKTOP,
+  logIn,
+  openWatchedPage,
+  PHONE,
+  screenshot,
+  servePagesToBrowser,
+  SITE_NAME,
+} from '../../test/support/browser.ts';
 import { fixture, FIXTURES } from '../../test/support/fixtures.ts';
 import { LaunchServerRequester } from '../../test/support/launchserver.ts';
 import { OWNER, PUBLIC_URL, uniqueName, type TestService } from '../../test/support/service.ts';
+import { paintedPixels } from '../../test/support/rendering.ts';
 import { linkIn, mailTo } from '../../test/support/smtp.ts';
 
 const skipReason = browserMissing();
@@ -29,17 +39,6 @@ const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex
 const THREE_JS = /THREE\.WebGLRenderer/;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** How many pixels of a screenshot are far from the page's white and grey: a drawn figure, not an empty canvas. */
-function paintedPixels(png: Buffer): number {
-  const { data } = decodePng(png);
-  let painted = 0;
-  for (let offset = 0; offset < data.length; offset += 4) {
-    const [red, green, blue] = [data[offset]!, data[offset + 1]!, data[offset + 2]!];
-    if (Math.max(red, green, blue) - Math.min(red, green, blue) > 40) painted += 1;
-  }
-  return painted;
-}
-
 describeEachDatabase('web pages in a browser', (kind) => {
   let service: TestService;
   let browser: Browser;
@@ -52,28 +51,12 @@ describeEachDatabase('web pages in a browser', (kind) => {
   });
   after(() => close?.());
 
-  const openPage = async (viewport: { width: number; height: number }): Promise<Page> => {
-    const context = await browser.newContext({ viewport });
-    const page = await context.newPage();
-    const seen = watchPage(page, origin);
-    after(() => assert.deepEqual(seen, [], 'the pages had errors or reached another origin'));
-    page.on('dialog', (dialog) => void dialog.accept());
-    return page;
-  };
+  const openPage = (viewport: { width: number; height: number }): Promise<Page> => openWatchedPage(browser, origin, { viewport });
 
   /** A mailed link (it starts with PUBLIC_URL) as opened on the address the browser uses. */
   const onThisOrigin = (link: string) => {
     const { pathname, search } = new URL(link);
     return `${origin}${pathname}${search}`;
-  };
-
-  /** Logs in through the login page and waits for the profile. */
-  const logIn = async (page: Page, username: string, password: string, options: { onLoginPage?: boolean } = {}) => {
-    if (!options.onLoginPage) await page.goto(`${origin}/login`);
-    await page.getByLabel('Username or mail').fill(username);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${origin}/home`);
   };
 
   /** The header's link to the front page, which names the site. */
@@ -155,7 +138,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
     await player.waitForURL(`${origin}/home`);
     await player.getByRole('heading', { name: username }).waitFor();
     await player.getByText('No skins yet').waitFor();
-    await logIn(await openPage(PHONE), username, password);
+    await logIn(await openPage(PHONE), origin, username, password);
 
     // Drop a skin on the upload zone, as a user drags a file from their desktop.
     const skinBytes = fixture('skins/classic.png');
@@ -179,7 +162,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
 
     // The owner, in the admin console on a desktop, finds the player and uploads a cape for them.
     const owner = await openPage(DESKTOP);
-    await logIn(owner, OWNER.username, OWNER.password);
+    await logIn(owner, origin, OWNER.username, OWNER.password);
     await owner.getByRole('link', { name: 'Admin' }).click();
     await owner.getByRole('link', { name: 'Users' }).click();
     await owner.getByLabel('Search by username or mail').fill(username);
@@ -228,7 +211,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
       const apiRoot = `${PUBLIC_URL}/api/yggdrasil/`;
       const page = await openPage(PHONE);
       await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-      await logIn(page, account.username, account.password);
+      await logIn(page, origin, account.username, account.password);
 
       const card = page.getByRole('region', { name: 'Play Minecraft with this account' });
       assert.equal(await card.getByLabel('Authentication server address', { exact: true }).inputValue(), apiRoot);
@@ -303,7 +286,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
     await page.waitForURL(`${origin}/login`);
     await page.getByText('Your password is changed').waitFor();
 
-    await logIn(page, account.username, 'a brand new password', { onLoginPage: true });
+    await logIn(page, origin, account.username, 'a brand new password', { onLoginPage: true });
     await page.getByRole('heading', { name: account.username }).waitFor();
     assert.equal((await service.call('GET', '/api/home', { token: account.token })).status, 401, 'the reset ended the old session');
   });
@@ -311,7 +294,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
   it('shows each level the admin actions it may take, and grants a role with an expiry', { skip: skipReason ?? false }, async () => {
     const helper = await service.registerPlayer();
     const owner = await openPage(DESKTOP);
-    await logIn(owner, OWNER.username, OWNER.password);
+    await logIn(owner, origin, OWNER.username, OWNER.password);
     await owner.goto(`${origin}/admin?tab=users`);
     await owner.getByLabel('Search by username or mail').fill(helper.username);
     await owner.getByRole('link', { name: helper.username }).click();
@@ -339,7 +322,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
 
     // The new moderator reads everything but is offered no change.
     const moderator = await openPage(PHONE);
-    await logIn(moderator, helper.username, helper.password);
+    await logIn(moderator, origin, helper.username, helper.password);
     await moderator.getByRole('link', { name: 'Admin' }).click();
     await moderator.getByText('You are moderator (level 1).').waitFor();
     await moderator.getByRole('link', { name: 'Users' }).click();
@@ -355,7 +338,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
     // A plain player is told the console is not for them.
     const player = await service.registerPlayer();
     const visitor = await openPage(PHONE);
-    await logIn(visitor, player.username, player.password);
+    await logIn(visitor, origin, player.username, player.password);
     await visitor.goto(`${origin}/admin`);
     await visitor.getByText('This console needs permission level 1').waitFor();
   });
@@ -385,7 +368,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
       const owner = await openPage(DESKTOP);
       const dialogs: string[] = [];
       owner.on('dialog', (dialog) => dialogs.push(dialog.message()));
-      await logIn(owner, OWNER.username, OWNER.password);
+      await logIn(owner, origin, OWNER.username, OWNER.password);
       await owner.getByRole('link', { name: 'Admin' }).click();
       await owner.getByRole('link', { name: 'Hardware' }).click();
       await owner.waitForURL(`${origin}/admin?tab=hardware`);
@@ -456,7 +439,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
       const promoted = await service.call('PATCH', `/api/admin/user/${helper.username}`, { token: ownerToken, body: { perms: 1 } });
       assert.equal(promoted.status, 200, promoted.body?.msg);
       const moderator = await openPage(PHONE);
-      await logIn(moderator, helper.username, helper.password);
+      await logIn(moderator, origin, helper.username, helper.password);
       await moderator.goto(`${origin}/admin?tab=hardware`);
       const moderatorRow = moderator.getByRole('row', { name: new RegExp(info.hwDiskId) });
       await moderatorRow.getByRole('link', { name: account.username }).waitFor();
@@ -497,7 +480,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
       await page.getByText('Log in to finish your registration').waitFor();
       await screenshot(page, `${kind}-7-login-after-protected-page-phone`);
 
-      await logIn(page, account.username, account.password, { onLoginPage: true });
+      await logIn(page, origin, account.username, account.password, { onLoginPage: true });
       await page.goto(`${origin}/`);
       await page.waitForURL(`${origin}/home`);
       await page.getByRole('heading', { name: account.username }).waitFor();
@@ -584,7 +567,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
 
       // The profile still gets the 3D preview: three.js comes there, as a chunk of its own, once the page is up.
       const home = await coldLoad(async (page) => {
-        await logIn(page, OWNER.username, OWNER.password);
+        await logIn(page, origin, OWNER.username, OWNER.password);
         await page.locator('figure.preview[data-skin]').waitFor();
       });
       assert.equal(home.withThreeJs.length, 1, 'the profile loads the three.js chunk');

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { accessibilityProblems } from '../../test/support/accessibility.ts';
-import { browserMissing, DESKTOP, launchBrowser, watchPage } from '../../test/support/browser.ts';
+import { browserMissing, launchBrowser, logIn, openWatchedPage } from '../../test/support/browser.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { discordUser, startDiscordStandIn, type DiscordStandIn } from '../../test/support/discord.ts';
 import { freePort } from '../../test/support/net.ts';
@@ -49,25 +49,15 @@ describeEachDatabase('Discord pages in a browser', (kind) => {
    * is sent on purpose (Discord's consent page), and the avatar comes from Discord's CDN, answered here by the test.
    */
   const openPage = async (): Promise<{ page: Page; avatarRequests: string[] }> => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
+    const page = await openWatchedPage(browser, origin, {
+      tolerate: (problem) =>
+        problem.includes(`request to another origin: ${standIn.url}/oauth2/authorize?`) || problem.includes(`${CDN}/avatars/`),
+    });
     const avatarRequests: string[] = [];
     await page.route(`${CDN}/**`, async (route) => {
       avatarRequests.push(route.request().url());
       await route.fulfill({ status: 200, contentType: 'image/png', body: AVATAR_PNG });
     });
-    const seen = watchPage(page, origin);
-    after(() =>
-      assert.deepEqual(
-        seen.filter(
-          (problem) =>
-            !problem.includes(`request to another origin: ${standIn.url}/oauth2/authorize?`) && !problem.includes(`${CDN}/avatars/`),
-        ),
-        [],
-        'the pages had errors or reached another origin',
-      ),
-    );
-    page.on('dialog', (dialog) => assert.fail(`a browser dialog opened: ${dialog.message()}`));
     return { page, avatarRequests };
   };
   const assertAccessible = async (page: Page, what: string) => {
@@ -76,20 +66,13 @@ describeEachDatabase('Discord pages in a browser', (kind) => {
     assert.deepEqual(await accessibilityProblems(page), [], `${what}, dark`);
     await page.emulateMedia({ colorScheme: 'light' });
   };
-  const logIn = async (page: Page, username: string, password: string) => {
-    await page.goto(`${origin}/login`);
-    await page.getByLabel('Username or mail').fill(username);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in', exact: true }).click();
-    await page.waitForURL(`${origin}/home`);
-  };
 
   it('links Discord from the profile, logs in with it from the login page, and unlinks', { skip: skipReason ?? false }, async () => {
     const player = await service.registerPlayer();
     const discord = discordUser({ username: 'creeperqueen' });
     standIn.signIn(discord);
     const { page, avatarRequests } = await openPage();
-    await logIn(page, player.username, player.password);
+    await logIn(page, origin, player.username, player.password);
 
     const card = page.getByRole('region', { name: 'Discord' });
     await card.getByRole('button', { name: 'Link a Discord account' }).waitFor();

@@ -7,12 +7,21 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Browser, BrowserContextOptions, Locator, Page } from 'playwright-core';
-import { decodePng } from '../rendering/png.ts';
 import { accessibilityProblems } from '../../test/support/accessibility.ts';
-import { browserMissing, DESKTOP, PHONE, screenshot, servePagesToBrowser, SITE_NAME, watchPage } from '../../test/support/browser.ts';
+import {
+  browserMissing,
+  DESKTOP,
+  logIn,
+  openWatchedPage,
+  PHONE,
+  screenshot,
+  servePagesToBrowser,
+  SITE_NAME,
+} from '../../test/support/browser.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { capeFile, fixture, FIXTURES, skinFile } from '../../test/support/fixtures.ts';
 import { OWNER, PUBLIC_URL, uniqueName, type TestService } from '../../test/support/service.ts';
+import { paintedPixels } from '../../test/support/rendering.ts';
 import { linkIn, mailTo } from '../../test/support/smtp.ts';
 
 const skipReason = browserMissing();
@@ -20,17 +29,6 @@ const GRAVIT_TOKEN = 'launchserver-shared-secret-0123';
 const THEMES = ['light', 'dark'] as const;
 /** The page background (--paper) of each theme, as getComputedStyle gives it. */
 const PAPER = { light: 'rgb(246, 247, 249)', dark: 'rgb(17, 20, 25)' };
-
-/** How many pixels of a canvas screenshot are coloured (not the white or grey around the figure). */
-function paintedPixels(png: Buffer): number {
-  const { data } = decodePng(png);
-  let painted = 0;
-  for (let offset = 0; offset < data.length; offset += 4) {
-    const [red, green, blue] = [data[offset]!, data[offset + 1]!, data[offset + 2]!];
-    if (Math.max(red, green, blue) - Math.min(red, green, blue) > 40) painted += 1;
-  }
-  return painted;
-}
 
 describeEachDatabase('player pages in a browser', (kind) => {
   let service: TestService;
@@ -47,22 +45,8 @@ describeEachDatabase('player pages in a browser', (kind) => {
    * A page in a new browser context; any page error, request elsewhere or browser dialog fails the test. Reduced
    * motion unless asked otherwise: the 3D preview stands still, which spares the CPU of the software-rendered WebGL.
    */
-  const openPage = async (viewport: { width: number; height: number }, options: BrowserContextOptions = {}): Promise<Page> => {
-    const context = await browser.newContext({ viewport, reducedMotion: 'reduce', ...options });
-    const page = await context.newPage();
-    const seen = watchPage(page, origin);
-    after(() => assert.deepEqual(seen, [], 'the pages had errors or reached another origin'));
-    page.on('dialog', (dialog) => seen.push(`a browser dialog opened: ${dialog.message()}`));
-    return page;
-  };
-
-  const logIn = async (page: Page, username: string, password: string) => {
-    await page.goto(`${origin}/login`);
-    await page.getByLabel('Username or mail').fill(username);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${origin}/home`);
-  };
+  const openPage = (viewport: { width: number; height: number }, options: BrowserContextOptions = {}): Promise<Page> =>
+    openWatchedPage(browser, origin, { viewport, context: { reducedMotion: 'reduce', ...options } });
 
   /** The page's background colour: which theme is drawn. */
   const paper = (page: Page) => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
@@ -296,7 +280,7 @@ describeEachDatabase('player pages in a browser', (kind) => {
       const player = await service.registerPlayer();
       assert.equal((await service.upload('/api/home/skins', player.token, { name: 'Classic' }, skinFile('classic'))).status, 200);
       const page = await openPage(DESKTOP, { reducedMotion: 'reduce' });
-      await logIn(page, player.username, player.password);
+      await logIn(page, origin, player.username, player.password);
       await page.locator('figure.preview[data-skin^="/api/skin/cloak/"]').waitFor();
       const canvas = page.getByRole('img', { name: `3D preview of ${player.username}` });
       // Larger on a wide screen than the phone's 260 pixels.
@@ -374,7 +358,7 @@ describeEachDatabase('player pages in a browser', (kind) => {
         }[];
 
       const page = await openPage(DESKTOP);
-      await logIn(page, player.username, player.password);
+      await logIn(page, origin, player.username, player.password);
       await page.locator(`figure.preview[data-skin="/api/skin/cloak/${first.uuid}"]`).waitFor();
 
       // Thumbnails: each skin as the whole player, the cape on the default player from behind, rendered by the service.
@@ -488,13 +472,13 @@ describeEachDatabase('player pages in a browser', (kind) => {
         [PHONE, '-phone'],
       ] as const) {
         const page = await openPage(viewport);
-        await logIn(page, player.username, player.password);
+        await logIn(page, origin, player.username, player.password);
         await page.locator('figure.preview[data-skin^="/api/skin/cloak/"]').waitFor();
         await assertAccessibleInBothThemes(page, `profile${suffix}`, `web-profile${suffix}`);
       }
 
       const owner = await openPage(DESKTOP);
-      await logIn(owner, OWNER.username, OWNER.password);
+      await logIn(owner, origin, OWNER.username, OWNER.password);
       await owner.getByRole('link', { name: 'Admin' }).click();
       await headingFocused(owner, 'Administration');
       for (const tab of ['users', 'skins', 'capes', 'hardware', 'audit', 'mail']) {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { accessibilityProblems } from '../../test/support/accessibility.ts';
-import { browserMissing, DESKTOP, PHONE, screenshot, servePagesToBrowser, watchPage } from '../../test/support/browser.ts';
+import { browserMissing, DESKTOP, logIn, openWatchedPage, PHONE, screenshot, servePagesToBrowser } from '../../test/support/browser.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { capeFile, skinFile } from '../../test/support/fixtures.ts';
 import { PUBLIC_URL, uniqueName, type TestService } from '../../test/support/service.ts';
@@ -36,22 +36,12 @@ describeEachDatabase('dashboard and registration control in a browser', (kind) =
   });
   after(() => close?.());
 
-  const openPage = async (viewport: { width: number; height: number }): Promise<Page> => {
-    const context = await browser.newContext({ viewport, permissions: ['clipboard-read', 'clipboard-write'] });
-    const page = await context.newPage();
-    const seen = watchPage(page, origin);
-    after(() => assert.deepEqual(seen, [], 'the pages had errors or reached another origin'));
-    page.on('dialog', (dialog) => assert.fail(`a browser dialog opened: ${dialog.message()}`));
-    return page;
-  };
+  const openPage = (viewport: { width: number; height: number }): Promise<Page> =>
+    openWatchedPage(browser, origin, { viewport, context: { permissions: ['clipboard-read', 'clipboard-write'] } });
   /** The console as the owner (a fresh login through the page), on `viewport`, at `path`. */
   const openConsole = async (viewport: { width: number; height: number }, path = '/admin'): Promise<Page> => {
     const page = await openPage(viewport);
-    await page.goto(`${origin}/login`);
-    await page.getByLabel('Username or mail').fill('Owner');
-    await page.getByLabel('Password').fill('owner password');
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${origin}/home`);
+    await logIn(page, origin, 'Owner', 'owner password');
     await page.goto(`${origin}${path}`);
     return page;
   };

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { describeEachDatabase } from '../../test/support/databases.ts';
-import { browserMissing, DESKTOP, servePagesToBrowser, watchPage } from '../../test/support/browser.ts';
+import { browserMissing, logIn, openWatchedPage, servePagesToBrowser } from '../../test/support/browser.ts';
 import { LaunchServerRequester } from '../../test/support/launchserver.ts';
 import type { TestService } from '../../test/support/service.ts';
 
@@ -23,22 +23,7 @@ describeEachDatabase('self-service pages in a browser', (kind) => {
   });
   after(() => close?.());
 
-  const openPage = async (): Promise<Page> => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    const seen = watchPage(page, origin);
-    after(() => assert.deepEqual(seen, [], 'the pages had errors or reached another origin'));
-    page.on('dialog', (dialog) => assert.fail(`a browser dialog opened: ${dialog.message()}`));
-    return page;
-  };
-
-  const logIn = async (page: Page, username: string, password: string) => {
-    await page.goto(`${origin}/login`);
-    await page.getByLabel('Username or mail').fill(username);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${origin}/home`);
-  };
+  const openPage = (): Promise<Page> => openWatchedPage(browser, origin);
   const tokenOf = (page: Page) => page.evaluate(() => localStorage.getItem('skinservice.token'));
 
   it('lists the sessions of every kind and logs out everywhere', { skip: skipReason ?? false }, async () => {
@@ -52,7 +37,7 @@ describeEachDatabase('self-service pages in a browser', (kind) => {
     assert.ok(launcher.ok);
 
     const page = await openPage();
-    await logIn(page, player.username, player.password);
+    await logIn(page, origin, player.username, player.password);
     const sessions = page.getByRole('region', { name: 'Sessions' });
     const items = sessions.getByRole('listitem');
     // The registration's own login, this browser's, the game token and the launcher session.
@@ -88,7 +73,7 @@ describeEachDatabase('self-service pages in a browser', (kind) => {
   it('deletes the account after the password and a confirmation', { skip: skipReason ?? false }, async () => {
     const player = await service.registerPlayer();
     const page = await openPage();
-    await logIn(page, player.username, player.password);
+    await logIn(page, origin, player.username, player.password);
     const part = page.getByRole('region', { name: 'Delete my account' });
 
     await part.getByLabel('Your password').fill('not the password');
@@ -120,7 +105,7 @@ describeEachDatabase('self-service pages in a browser', (kind) => {
     async () => {
       const player = await service.registerPlayer();
       const page = await openPage();
-      await logIn(page, player.username, player.password);
+      await logIn(page, origin, player.username, player.password);
       const token = await tokenOf(page);
       for (const [heading, newValue] of [
         ['Change password', { label: 'New password', value: 'another good password' }],

@@ -8,7 +8,7 @@ import { after, before, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { accessibilityProblems } from '../../test/support/accessibility.ts';
-import { browserMissing, DESKTOP, screenshot, servePagesToBrowser, watchPage } from '../../test/support/browser.ts';
+import { browserMissing, logIn, openWatchedPage, screenshot, servePagesToBrowser } from '../../test/support/browser.ts';
 import { ManualClock } from '../../test/support/clock.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import type { TestService } from '../../test/support/service.ts';
@@ -29,14 +29,7 @@ describeEachDatabase('two-factor login in a browser', (kind) => {
   });
   after(() => close?.());
 
-  const openPage = async (): Promise<Page> => {
-    const context = await browser.newContext({ viewport: DESKTOP });
-    const page = await context.newPage();
-    const seen = watchPage(page, origin);
-    after(() => assert.deepEqual(seen, [], 'the pages had errors or reached another origin'));
-    page.on('dialog', (dialog) => assert.fail(`a browser dialog opened: ${dialog.message()}`));
-    return page;
-  };
+  const openPage = (): Promise<Page> => openWatchedPage(browser, origin);
   const codeOf = (secret: string) =>
     TOTP.generate({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30, timestamp: clock.now() });
   const accessible = async (page: Page, what: string) => {
@@ -45,18 +38,14 @@ describeEachDatabase('two-factor login in a browser', (kind) => {
     assert.deepEqual(await accessibilityProblems(page), [], `${what}, dark`);
     await page.emulateMedia({ colorScheme: 'light' });
   };
-  const logInFirstStep = async (page: Page, username: string, password: string) => {
-    await page.goto(`${origin}/login`);
-    await page.getByLabel('Username or mail').fill(username);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Log in' }).click();
-  };
+  /** The login's first step, the password: a second step may follow. */
+  const logInFirstStep = (page: Page, username: string, password: string) =>
+    logIn(page, origin, username, password, { waitForHome: false });
 
   it('turns on from the profile, then the login asks for the code in a second step', { skip: skipReason ?? false }, async () => {
     const player = await service.registerPlayer();
     const page = await openPage();
-    await logInFirstStep(page, player.username, player.password);
-    await page.waitForURL(`${origin}/home`);
+    await logIn(page, origin, player.username, player.password);
 
     const section = page.getByRole('region', { name: 'Two-factor login' });
     await section.getByRole('button', { name: 'Turn on two-factor login' }).click();

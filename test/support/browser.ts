@@ -1,7 +1,9 @@
 // A real browser for the page tests: Debian's Chromium driven by playwright-core (nothing downloaded).
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import assert from 'node:assert/strict';
+import { after } from 'node:test';
+import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import type { Clock } from '../../src/clock.ts';
 import type { DatabaseKind } from './databases.ts';
 import { freePort } from './net.ts';
@@ -85,4 +87,66 @@ export function watchPage(page: Page, origin: string): string[] {
     if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) problems.push(`request to another origin: ${url}`);
   });
   return problems;
+}
+
+const problemsOfPage = new WeakMap<Page, string[]>();
+
+/**
+ * A page in a new browser context (`viewport`, DESKTOP unless given, and the other `context` options), watched with
+ * watchPage: any page error, console error, request to another origin or browser dialog (dismissed, so that the page
+ * goes on) is a problem, and an `after` hook fails the suite on any problem that `tolerate` does not accept.
+ */
+export async function openWatchedPage(
+  browser: Browser,
+  origin: string,
+  options: { viewport?: { width: number; height: number }; context?: BrowserContextOptions; tolerate?: (problem: string) => boolean } = {},
+): Promise<Page> {
+  const { viewport = DESKTOP, context: contextOptions = {}, tolerate = () => false } = options;
+  const context = await browser.newContext({ ...contextOptions, viewport });
+  const page = await context.newPage();
+  const problems = watchPage(page, origin);
+  problemsOfPage.set(page, problems);
+  page.on('dialog', (dialog) => {
+    problems.push(`a browser dialog opened: ${dialog.message()}`);
+    void dialog.dismiss().catch(() => {});
+  });
+  after(() =>
+    assert.deepEqual(
+      problems.filter((problem) => !tolerate(problem)),
+      [],
+      'the pages had errors or reached another origin',
+    ),
+  );
+  return page;
+}
+
+/** The problems seen so far on a page from openWatchedPage (to assert on them within a test, too). */
+export function problemsOf(page: Page): readonly string[] {
+  const problems = problemsOfPage.get(page);
+  if (!problems) throw new Error('problemsOf: the page was not opened with openWatchedPage');
+  return problems;
+}
+
+/**
+ * Logs in through the login page (opened first unless `onLoginPage`), with the button named exactly "Log in", and
+ * waits for the profile unless `waitForHome` is false (a second step follows).
+ */
+export async function logIn(
+  page: Page,
+  origin: string,
+  username: string,
+  password: string,
+  { waitForHome = true, onLoginPage = false }: { waitForHome?: boolean; onLoginPage?: boolean } = {},
+): Promise<void> {
+  if (!onLoginPage) await page.goto(`${origin}/login`);
+  await page.getByLabel('Username or mail').fill(username);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in', exact: true }).click();
+  if (waitForHome) await page.waitForURL(`${origin}/home`);
+}
+
+/** Logged in without the login form: `token` put where the pages keep it (from the login page, on this origin). */
+export async function logInWithToken(page: Page, origin: string, token: string): Promise<void> {
+  await page.goto(`${origin}/login`);
+  await page.evaluate((value) => localStorage.setItem('skinservice.token', value), token);
 }

@@ -116,3 +116,14 @@ export function facePixels(image: RgbaImage, faces: Record<string, ManifestFace>
 }
 
 export const meanX = (points: { x: number }[]) => points.reduce((sum, point) => sum + point.x, 0) / points.length;
+
+/** How many pixels of a screenshot are coloured, far from the page's white and grey: a drawn figure, not an empty canvas. */
+export function paintedPixels(png: Buffer): number {
+  const { data } = decodePng(png);
+  let painted = 0;
+  for (let offset = 0; offset < data.length; offset += 4) {
+    const [red, green, blue] = [data[offset]!, data[offset + 1]!, data[offset + 2]!];
+    if (Math.max(red, green, blue) - Math.min(red, green, blue) > 40) painted += 1;
+  }
+  return painted;
+}
