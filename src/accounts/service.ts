@@ -192,7 +192,7 @@ export class AccountService {
     const { db, clock, tokens, credentials } = this.deps;
     const { user, refusal } = await credentials.check(login, password, clientAddress, { code: totp });
     if (refusal === 'code-required') throw totpRequired(TOTP_REQUIRED);
-    if (refusal === 'code-wrong') throw unauthorized(TOTP_WRONG);
+    if (refusal === 'code-wrong') throw unauthorized(TOTP_WRONG, { field: 'totp' });
     if (!user) throw unauthorized(WRONG_CREDENTIALS);
     const problem = standingProblem({ ...user, level: user.perms }, ['unfinished']);
     if (problem) throw forbidden(STANDING_MESSAGES[problem]);
@@ -244,7 +244,7 @@ export class AccountService {
    */
   async requestPasswordReset(rawMail: string, clientAddress: string): Promise<string> {
     const { db, clock, limiter } = this.deps;
-    if (!isPlausibleMail(rawMail.trim())) throw badRequest('accounts.resetMailInvalid');
+    if (!isPlausibleMail(rawMail.trim())) throw badRequest('accounts.resetMailInvalid', { field: 'mail' });
     const key = mailKey(rawMail);
     await limiter.take(RULES.mailsPerAddress, clientAddress);
     await limiter.take(RULES.mailsPerRecipient, `reset_password:${key}`);
@@ -451,7 +451,7 @@ export class AccountService {
   }
 
   private async checkCurrentPassword(caller: Caller, currentPassword: string | undefined) {
-    if (currentPassword === undefined) throw badRequest('accounts.currentPasswordRequired');
+    if (currentPassword === undefined) throw badRequest('accounts.currentPasswordRequired', { field: 'current_password' });
     await this.confirmPassword(caller, currentPassword, 'current_password');
   }
 
@@ -483,7 +483,7 @@ export class AccountService {
 
   private async wrongCode(clientAddress: string): Promise<never> {
     await this.deps.limiter.count(RULES.codeFailuresPerAddress, clientAddress);
-    throw badRequest(WRONG_CODE);
+    throw badRequest(WRONG_CODE, { field: 'code' });
   }
 
   /** Runs a write transaction; a unique-index refusal (a race on mail or username) becomes a 409. */

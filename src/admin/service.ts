@@ -63,7 +63,7 @@ function toRecord(user: UserRow): UserRecord {
 /** Accepts Unix seconds or an ISO 8601 date (contract section 3); returns Unix milliseconds. */
 function parseExpiry(value: number | string): number {
   const ms = typeof value === 'number' ? value * 1000 : /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
-  if (!Number.isFinite(ms)) throw badRequest('admin.expiryFormat');
+  if (!Number.isFinite(ms)) throw badRequest('admin.expiryFormat', { field: 'expired_at' });
   return ms;
 }
 
@@ -194,7 +194,7 @@ export class UserAdmin {
     if (body.role_level > editor.level) throw forbidden('admin.roleAboveOwn');
     const now = this.clock.now();
     const expiresAt = body.expired_at === undefined ? null : parseExpiry(body.expired_at);
-    if (expiresAt !== null && expiresAt <= now) throw badRequest('admin.expiryPast');
+    if (expiresAt !== null && expiresAt <= now) throw badRequest('admin.expiryPast', { field: 'expired_at' });
     await this.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('role_grants').where('user_id', '=', user.id).execute();
       await trx
@@ -315,7 +315,7 @@ export class UserAdmin {
     const uuid = normalizeUuid(skinUuid);
     const skin =
       uuid && (await trx.selectFrom('skins').select('id').where('uuid', '=', uuid).where('user_id', '=', userId).executeTakeFirst());
-    if (!skin) throw badRequest('admin.selectedSkinNotTheirs');
+    if (!skin) throw badRequest('admin.selectedSkinNotTheirs', { field: 'selected_skin' });
     return skin.id;
   }
 }

@@ -3,7 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { buildApp } from '../app.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
-import { startService, testSettings, type TestService } from '../../test/support/service.ts';
+import { OWNER, startService, testSettings, type TestService } from '../../test/support/service.ts';
 
 const isErrorEnvelope = (body: any) =>
   body.error === true && typeof body.msg === 'string' && body.msg.length > 0 && body.url === null && JSON.stringify(body.data) === '{}';
@@ -11,7 +11,7 @@ const isErrorEnvelope = (body: any) =>
 describeEachDatabase('envelope and errors', (kind) => {
   let service: TestService;
   before(async () => {
-    service = await startService(kind);
+    service = await startService(kind, { settings: { owner: OWNER } });
   });
   after(async () => service?.close());
 
@@ -56,6 +56,31 @@ describeEachDatabase('envelope and errors', (kind) => {
     const reply = await service.call('POST', '/api/auth/login', { body: { username: 'someone' } });
     assert.equal(reply.status, 400);
     assert.match(reply.body.msg, /"password" is required/);
+  });
+
+  it('names the message key and the field of a refusal in headers, for the pages to word it in their language', async () => {
+    const invalid = await service.call('POST', '/api/auth/login', { body: { username: 'someone' }, headers: { 'accept-language': 'ru' } });
+    assert.equal(invalid.status, 400);
+    assert.equal(invalid.headers['x-error-key'], 'validation.required');
+    assert.deepEqual(JSON.parse(String(invalid.headers['x-error-params'])), { field: 'password' });
+    assert.match(invalid.body.msg, /password/);
+
+    const short = await service.call('POST', '/api/auth/register', { body: { mail: 'short@example.org', password: 'seven77' } });
+    assert.equal(short.status, 400);
+    assert.equal(short.headers['x-error-key'], 'accounts.passwordTooShort');
+    assert.deepEqual(JSON.parse(String(short.headers['x-error-params'])), { field: 'password' });
+
+    // A value from the request is escaped to ASCII in the header and read back as it was sent.
+    const unknown = await service.call('GET', `/api/admin/user/${encodeURIComponent('игрок')}`, { token: await service.ownerToken() });
+    assert.equal(unknown.status, 404);
+    assert.equal(unknown.headers['x-error-key'], 'accounts.noUser');
+    assert.match(String(unknown.headers['x-error-params']), /^[\x20-\x7e]+$/);
+    assert.deepEqual(JSON.parse(String(unknown.headers['x-error-params'])), { identifier: 'игрок' });
+
+    // The game and launcher APIs keep their own error shapes and fixed texts: no key to word.
+    const game = await service.call('POST', '/api/yggdrasil/authserver/authenticate', { body: {} });
+    assert.equal(game.status, 400);
+    assert.equal(game.headers['x-error-key'], undefined);
   });
 
   it('answers health and readiness', async () => {

@@ -107,11 +107,40 @@ export function useErrorShape(app: FastifyInstance, prefix: string, body: ErrorB
   app.errorShapes.push({ prefix, body, schema });
 }
 
+/** The longest text value X-Error-Params carries; a longer one (a client's own junk) is left out. */
+const MAX_PARAM_TEXT = 100;
+
+/**
+ * What lets the pages put a refusal in their own words, in any language (contract section 14), while the envelope
+ * stays as the contract has it: the message key (`X-Error-Key`) and its plain values (`X-Error-Params`, JSON with
+ * non-ASCII escaped; `field` names the request field it is about). A failed validation gives its first problem's key,
+ * with the body field it names as `field`.
+ */
+function errorKeyHeaders(msg: Message): Record<string, string> {
+  let { key, params = {} } = msg;
+  const [problem] = key === 'validation.request' && Array.isArray(params.problems) ? (params.problems as Message[]) : [];
+  if (problem) {
+    key = problem.key;
+    params = { ...problem.params };
+    const subject = params.subject as Message | undefined;
+    if (subject?.key === 'validation.subject.body') params.field = subject.params!.name as string;
+  }
+  const plain = Object.entries(params).filter(
+    ([, value]) => typeof value === 'number' || (typeof value === 'string' && value.length <= MAX_PARAM_TEXT),
+  );
+  const json = JSON.stringify(Object.fromEntries(plain)).replace(
+    /[\u007f-\uffff]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
+  return { 'x-error-key': key, 'x-error-params': json };
+}
+
 function sendError(reply: FastifyReply, status: number, msg: Message | string, headers: Record<string, string> = {}, error?: ApiError) {
   const url = reply.request.url;
   const shape = reply.server.errorShapes?.find((candidate) => url.startsWith(candidate.prefix));
   // The game and launcher APIs answer in English whatever the request asks (contract section 14).
   const text = typeof msg === 'string' ? msg : render(shape ? 'en' : languageOf(reply.request), msg);
+  if (!shape && typeof msg !== 'string') reply.headers(errorKeyHeaders(msg));
   reply
     .code(status)
     .headers(headers)
@@ -349,7 +378,11 @@ const ERROR_ENVELOPE = {
   required: ['error', 'msg', 'url', 'data'],
   properties: {
     error: { type: 'boolean', enum: [true] },
-    msg: { type: 'string', description: 'what is wrong, in a sentence' },
+    msg: {
+      type: 'string',
+      description:
+        "what is wrong, in a sentence in the request's language; the X-Error-Key header names the message (a catalogue key) and X-Error-Params its values as JSON (`field`: the request field at fault)",
+    },
     url: { type: 'null' },
     data: {
       type: 'object',

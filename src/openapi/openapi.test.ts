@@ -143,13 +143,36 @@ describe('OpenAPI document and docs page', () => {
       }
     });
 
+    it('has every field, parameter and header description translated into Russian and Chinese', () => {
+      const english = Object.keys(catalogue('en').descriptions);
+      assert.ok(english.length > 20, 'the document describes its fields');
+      for (const language of ['ru', 'zh-CN']) {
+        const translated = catalogue(language).descriptions;
+        assert.deepEqual(Object.keys(translated).sort(), [...english].sort(), `${language}: the same descriptions as English`);
+        for (const text of english) assert.notEqual(translated[text], '', `${language}: ${text}`);
+      }
+    });
+
     it('answers ?lang= or else Accept-Language, the docs page too; schemas and examples stay the same', async () => {
       const russian = (await service.call('GET', '/api/openapi.json?lang=ru')).body;
       assert.equal(russian.paths['/api/home'].get.summary, 'Свой профиль (форма user detail)');
       assert.match(russian.paths['/api/home'].get.description, /^Доступ: любой действительный токен/);
       assert.equal(russian.paths['/api/auth/login'].post.responses['429'].description, catalogue('ru').responses['429']);
       assert.equal(russian.tags.find((tag: { name: string }) => tag.name === 'home').description, 'Свой профиль, скины и плащи');
-      assert.deepEqual(russian.components, document.components, 'schemas are not translated');
+      // Field descriptions are translated; the schemas themselves (names, types, examples) are the API and stay.
+      const withoutDescriptions = (node: unknown): unknown =>
+        JSON.parse(JSON.stringify(node, (key, value) => (key === 'description' ? undefined : value)));
+      assert.deepEqual(withoutDescriptions(russian.components), withoutDescriptions(document.components));
+      assert.equal(
+        russian.components.schemas.ErrorEnvelope.properties.msg.description,
+        catalogue('ru').descriptions[
+          (await service.call('GET', '/api/openapi.json')).body.components.schemas.ErrorEnvelope.properties.msg.description
+        ],
+      );
+      assert.equal(
+        russian.paths['/api/home'].patch.requestBody.content['application/json'].schema.properties.language.description,
+        'язык ваших писем: en, ru или zh-CN',
+      );
       assert.deepEqual(Object.keys(russian.paths), Object.keys(document.paths));
 
       const chinese = await service.call('GET', '/api/openapi.json', { headers: { 'accept-language': 'zh-Hans-CN, en;q=0.5' } });

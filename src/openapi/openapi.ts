@@ -87,6 +87,11 @@ export interface OpenApiCatalogue {
   /** The meaning of each error status, and of a success ("success"). */
   responses: Record<string, string>;
   operations: Record<string, { summary?: string; description?: string }>;
+  /**
+   * The descriptions inside the document (of fields, parameters, headers and security schemes), keyed by their English
+   * text, as gettext keys a message: the same text in several schemas is translated once.
+   */
+  descriptions: Record<string, string>;
 }
 
 interface OpenApiDocument {
@@ -103,24 +108,54 @@ function loadCatalogue(language: Language): OpenApiCatalogue | null {
   }
 }
 
+type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+/**
+ * Calls `visit` with every `description` inside the document's schemas, parameters, headers and security schemes:
+ * not the document's own, a tag's, an operation's or an answer's meaning (the catalogue has those by key).
+ */
+function eachInnerDescription(document: OpenApiDocument, visit: (holder: { description: string }) => void) {
+  const walk = (node: Json) => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (node === null || typeof node !== 'object') return;
+    if (typeof node.description === 'string') visit(node as { description: string });
+    for (const [key, value] of Object.entries(node)) if (key !== 'description') walk(value);
+  };
+  const { components, paths } = document as unknown as { components?: Json; paths: Record<string, Record<string, Record<string, Json>>> };
+  if (components) walk(components);
+  for (const operation of Object.values(paths).flatMap((methods) => Object.values(methods))) {
+    const { parameters, requestBody, responses } = operation;
+    walk(parameters ?? null);
+    walk(requestBody ?? null);
+    // An answer's own description is its meaning; what it holds (headers, content) is walked.
+    for (const answer of Object.values((responses ?? {}) as Record<string, { [key: string]: Json }>)) {
+      for (const [key, value] of Object.entries(answer)) if (key !== 'description') walk(value);
+    }
+  }
+}
+
 /** The English texts of the document, as the routes declare them: what locales/en/openapi.json must hold. */
 export function englishCatalogue(document: OpenApiDocument, texts: Map<string, OperationTexts>): OpenApiCatalogue {
   const operations: OpenApiCatalogue['operations'] = {};
   for (const [key, { summary, description }] of [...texts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     operations[key] = { ...(summary && { summary }), ...(description && { description }) };
   }
+  const descriptions = new Set<string>();
+  eachInnerDescription(document, ({ description }) => descriptions.add(description));
   return {
     info: { description: document.info.description ?? '' },
     tags: Object.fromEntries((document.tags ?? []).map((tag) => [tag.name, tag.description ?? ''])),
     access: { ...ACCESS_DESCRIPTIONS },
     responses: { success: 'Success', ...Object.fromEntries(Object.entries(ERROR_MEANINGS).map(([status, text]) => [status, text])) },
     operations,
+    descriptions: Object.fromEntries([...descriptions].sort().map((text) => [text, text])),
   };
 }
 
 /**
- * The document in `language` (contract section 14): summaries, descriptions, tags and the meanings of the answers from
- * that language's catalogue, English where it lacks one. Schemas, field names and examples stay as they are.
+ * The document in `language` (contract section 14): summaries, descriptions (of operations, fields, parameters and
+ * headers), tags and the meanings of the answers from that language's catalogue, English where it lacks one. Field
+ * names, schemas and examples stay as they are: they are the API.
  */
 function translateDocument(document: OpenApiDocument, language: Language, texts: Map<string, OperationTexts>): OpenApiDocument {
   const catalogue = language === 'en' ? null : loadCatalogue(language);
@@ -147,6 +182,7 @@ function translateDocument(document: OpenApiDocument, language: Language, texts:
       }
     }
   }
+  eachInnerDescription(translated, (holder) => (holder.description = catalogue.descriptions?.[holder.description] ?? holder.description));
   return translated;
 }
 

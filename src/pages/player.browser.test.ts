@@ -119,14 +119,15 @@ describeEachDatabase('player pages in a browser', (kind) => {
           await page.getByRole('heading', { level: 1, name: title }).waitFor();
           await assertAccessibleInBothThemes(page, `${path}${suffix}`, `web-${name}${suffix}`);
         }
-        // Refusals say what to do, in the player's words.
+        // Refusals say what to do, in the player's words, on the field they are about.
         await page.goto(`${origin}/register/confirm`);
         await page.getByLabel('Code from the mail').fill('not-a-code');
         await page.getByRole('button', { name: 'Confirm' }).click();
-        await page
-          .getByRole('alert')
-          .filter({ hasText: 'This code is wrong, expired or already used: open the link in the newest mail, or ask for a new code.' })
-          .waitFor();
+        await page.locator('input[name="code"][aria-invalid="true"]').waitFor();
+        assert.equal(
+          await page.locator('.field-error').innerText(),
+          'This code is wrong, expired or already used: open the link in the newest mail, or ask for a new code.',
+        );
         await page.goto(`${origin}/login`);
         await page.getByLabel('Username or mail').fill('nobody-here');
         await page.getByLabel('Password').fill('not a password');

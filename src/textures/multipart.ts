@@ -33,7 +33,7 @@ export async function readUpload(request: FastifyRequest, fileField: string, max
         file = await part.toBuffer();
       } catch (error) {
         if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-          throw new ApiError(413, message('textures.fileTooLarge', { field: fileField, size: readableSize(maxBytes) }));
+          throw new ApiError(413, message('textures.fileTooLarge', { field: fileField, size: readableSize(maxBytes), bytes: maxBytes }));
         }
         throw error;
       }

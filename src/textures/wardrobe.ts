@@ -218,7 +218,7 @@ export class Wardrobe {
    */
   async moderateDeleteSkin(editor: { actor: Actor; level: number }, skinUuid: string, reason = ''): Promise<{ uuid: string }> {
     const why = reason.trim();
-    if (why.length > 500) throw badRequest('textures.reasonTooLong');
+    if (why.length > 500) throw badRequest('textures.reasonTooLong', { field: 'reason' });
     const skin = await this.skinOf(this.db, skinUuid, null);
     await this.library.releasing(async (trx) => {
       const owner = await trx

@@ -174,7 +174,7 @@ export class TwoFactorService implements SecondFactor {
     if (!turnedOn) {
       await this.countFailure(userId, clientAddress);
       // 400, not 401: the player is logged in, only this code is wrong.
-      throw badRequest('twoFactor.setupCodeWrong');
+      throw badRequest('twoFactor.setupCodeWrong', { field: 'code' });
     }
     return codes;
   }
@@ -188,11 +188,11 @@ export class TwoFactorService implements SecondFactor {
     const { password: hash } = await db.selectFrom('users').select('password').where('id', '=', userId).executeTakeFirstOrThrow();
     if (!(await verifyPassword(hash, password))) {
       await this.countFailure(userId, clientAddress);
-      throw unauthorized('twoFactor.passwordWrong');
+      throw unauthorized('twoFactor.passwordWrong', { field: 'password' });
     }
     if (!(await this.accept(userId, code))) {
       await this.countFailure(userId, clientAddress);
-      throw unauthorized(CODE_WRONG);
+      throw unauthorized(CODE_WRONG, { field: 'code' });
     }
     await this.remove(userId, async (trx, now) => {
       await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.2fa_off', target: userId, details: { by: 'player' } });

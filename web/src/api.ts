@@ -14,14 +14,34 @@ import { language, onLanguageChosen, t } from './i18n.ts';
 
 const TOKEN_KEY = 'skinservice.token';
 
+/** The values of an API refusal's message (X-Error-Params): the field it is about, names, counts, byte sizes. */
+export type ErrorParams = Record<string, string | number>;
+
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     message: string,
     /** The error's `data`: `{}`, or `{totp_required: true}` when a login needs the code of the second factor. */
     readonly data: Record<string, unknown> = {},
+    /** The API's message key (X-Error-Key), by which the pages put a refusal in their own words; null when not sent. */
+    readonly key: string | null = null,
+    readonly params: ErrorParams = {},
   ) {
     super(message);
+  }
+
+  /** The request field the refusal is about, when it is about one. */
+  get field(): string | null {
+    return typeof this.params.field === 'string' ? this.params.field : null;
+  }
+}
+
+function errorParams(header: string | null): ErrorParams {
+  try {
+    const params: unknown = header === null ? {} : JSON.parse(header);
+    return typeof params === 'object' && params !== null ? (params as ErrorParams) : {};
+  } catch {
+    return {};
   }
 }
 
@@ -77,7 +97,14 @@ async function request<T>(
     // Not when the request sent the account's password: its 401 says the password is wrong, the token still works.
     if (response.status === 401 && !sendsPassword(options.body)) session.clear();
     const data = json?.data && typeof json.data === 'object' ? (json.data as Record<string, unknown>) : {};
-    throw new ApiError(response.status, json?.msg ?? t('common.serviceAnswered', { status: response.status }), data);
+    const message = json?.msg ?? t('common.serviceAnswered', { status: response.status });
+    throw new ApiError(
+      response.status,
+      message,
+      data,
+      response.headers.get('x-error-key'),
+      errorParams(response.headers.get('x-error-params')),
+    );
   }
   const total = response.headers.get('x-total-count');
   return {

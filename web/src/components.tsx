@@ -1,8 +1,9 @@
 // Shared building blocks: the page frame, labelled fields, and forms that show the API's own messages.
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { ApiError } from './api.ts';
-import { language, LanguagePicker, t, useT } from './i18n.ts';
+import { ApiError, type ErrorParams } from './api.ts';
+import { PASSWORD_LENGTH } from '../../src/http/shapes/account-rules.ts';
+import { formatSize, LanguagePicker, t, useT } from './i18n.ts';
 import { Link } from './router.tsx';
 
 /** Until the service has answered, and if it cannot: SERVER_NAME's own default (in the page's language). */
@@ -327,51 +328,45 @@ export function Confirmation(props: {
 }
 
 /**
- * The API's messages that name a request field or speak of tokens, said as a player would (contract section 1 keeps
- * the API's own words precise for programs; the pages translate). Others are already in plain words.
+ * The API's refusals that a player meets on these pages, in a player's words, by the API's message key (contract
+ * section 1 keeps the API's own words precise for programs, naming fields as the API spells them; the pages say it
+ * their way, in their language). Others are shown as the API words them, already in the page's language.
  */
-const PLAYER_WORDS: [RegExp, (...groups: string[]) => string][] = [
-  [/^(?:Invalid email or password: )?mail must be a valid mail address/, () => t('apiWords.mail')],
-  [/^username must be 3 to 16 characters/, () => t('apiWords.username')],
-  [/^(?:password|new password) must be at least (\d+) characters long$/, (count) => t('apiWords.passwordShort', { count: Number(count) })],
-  [/^(?:password|new password) must be at most (\d+) characters long$/, (count) => t('apiWords.passwordLong', { count: Number(count) })],
-  [/^current_password is wrong$/, () => t('apiWords.currentPasswordWrong')],
-  [/^password is wrong$/, () => t('apiWords.passwordWrong')],
-  [/^current_password is required/, () => t('apiWords.currentPasswordRequired')],
-  [/^selected_skin must be/, () => t('apiWords.skinGone')],
-  [/^selected_cape must be/, () => t('apiWords.capeGone')],
-  [/^The file in "\w+" is larger than the limit of (.+)$/, (limit) => t('apiWords.fileTooLargeLimit', { limit })],
-  [/^The body or upload is larger than the limit$/, () => t('apiWords.fileTooLarge')],
-  [/^Wrong username or password$/, () => t('apiWords.wrongLogin')],
-  [/^The code is wrong, expired or already used$/, () => t('apiWords.wrongCode')],
-  [/^Token expired|^Invalid token|^Missing token/, () => t('apiWords.loginEnded')],
-  [/^This token was revoked/, () => t('apiWords.revoked')],
-];
+const PLAYER_WORDS: Record<string, (params: ErrorParams) => string> = {
+  'accounts.mailRule': () => t('apiWords.mail'),
+  'accounts.resetMailInvalid': () => t('apiWords.mail'),
+  'accounts.usernameRule': () => t('apiWords.username'),
+  'accounts.passwordTooShort': () => t('apiWords.passwordShort', { count: PASSWORD_LENGTH.min }),
+  'accounts.passwordTooLong': () => t('apiWords.passwordLong', { count: PASSWORD_LENGTH.max }),
+  'accounts.passwordWrong': (params) => t(params.field === 'current_password' ? 'apiWords.currentPasswordWrong' : 'apiWords.passwordWrong'),
+  'twoFactor.passwordWrong': () => t('apiWords.passwordWrong'),
+  'accounts.currentPasswordRequired': () => t('apiWords.currentPasswordRequired'),
+  'textures.notYourSkin': () => t('apiWords.skinGone'),
+  'textures.capeNotOwned': () => t('apiWords.capeGone'),
+  'textures.fileTooLarge': (params) =>
+    typeof params.bytes === 'number' ? t('apiWords.fileTooLargeLimit', { limit: formatSize(params.bytes) }) : t('apiWords.fileTooLarge'),
+  'http.bodyTooLarge': () => t('apiWords.fileTooLarge'),
+  'accounts.wrongCredentials': () => t('apiWords.wrongLogin'),
+  'accounts.wrongCode': () => t('apiWords.wrongCode'),
+  'accounts.missingToken': () => t('apiWords.loginEnded'),
+  'accounts.tokenExpired': () => t('apiWords.loginEnded'),
+  'accounts.tokenInvalid': () => t('apiWords.loginEnded'),
+  'accounts.tokenRevoked': () => t('apiWords.revoked'),
+};
 
-function inPlayerWords(message: string): string {
-  for (const [pattern, words] of PLAYER_WORDS) {
-    const match = pattern.exec(message);
-    if (match) return words(...match.slice(1));
-  }
-  return message;
-}
-
+/** A refusal in a player's words when these pages have words for it, else as the API says it. */
 export function messageOf(error: unknown): string {
-  if (error instanceof ApiError) return inPlayerWords(error.message);
+  if (error instanceof ApiError) {
+    const words = error.key === null ? undefined : PLAYER_WORDS[error.key];
+    return words ? words(error.params) : error.message;
+  }
   return error instanceof Error ? error.message : String(error);
 }
 
-/**
- * The field of `form` an API message is about, when it starts with the field's name ("password must be…",
- * "current_password is wrong"): the message is then shown on that field.
- */
-function fieldOfMessage(message: string, form: HTMLFormElement): string | null {
-  const isField = (name: string | undefined): name is string => !!name && form.elements.namedItem(name) instanceof HTMLInputElement;
-  const match = /^(?:Invalid email or password: )?([a-z_]+) (?:must|is)\b/.exec(message);
-  if (isField(match?.[1])) return match[1];
-  // Russian and Chinese messages keep the field's name as a word of their own ("current_password: неверный пароль").
-  if (language() === 'en') return null;
-  return [...message.matchAll(/(?<![\w.@])([a-z_]+)(?![\w.@])/g)].map((found) => found[1]).find(isField) ?? null;
+/** The field of `form` an API refusal is about, when the form has it: the message is then shown on that field. */
+function fieldOfError(error: unknown, form: HTMLFormElement): string | null {
+  const field = error instanceof ApiError ? error.field : null;
+  return field !== null && form.elements.namedItem(field) instanceof HTMLInputElement ? field : null;
 }
 
 /** Runs one action at a time and keeps its outcome: the API's message on failure, a note on success. */
@@ -428,7 +423,7 @@ export function Form(props: {
             if (props.resetOnSuccess) form.reset();
             return note;
           } catch (failure) {
-            const field = failure instanceof ApiError ? fieldOfMessage(failure.message, form) : null;
+            const field = fieldOfError(failure, form);
             if (!field) throw failure;
             // On its field, which takes the focus once the message is rendered and tied to it.
             setFieldErrors({ [field]: messageOf(failure) });

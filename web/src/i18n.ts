@@ -11,7 +11,7 @@
 //   adoptAccountLanguage(lang)  the account's stored language (GET /api/home `Language`): the pages follow it.
 //   LanguagePicker       the labelled picker; every page has it in its header (Page in components.tsx).
 //   formatDate(value, options?) / formatNumber(value)  Intl in the page's language; dateTime(seconds) a moment's
-//                        date and time.
+//                        date and time; formatSize(bytes) a byte count in kB, MB….
 //   Rich                 a message with embedded elements: "Forgot it? <reset>Reset the password</reset>" as
 //                        <Rich text={t('…')} parts={{ reset: (text) => <Link href="/reset">{text}</Link> }} />,
 //                        so code never joins translated fragments.
@@ -211,6 +211,22 @@ export const dateTime = (seconds: number): string => formatDate(seconds * 1000, 
 
 export function formatNumber(value: number, options?: Intl.NumberFormatOptions): string {
   return new Intl.NumberFormat(current, options).format(value);
+}
+
+/**
+ * A size as people read it, in the page's language: 812 bytes, 14.5 kB, 1 MB. Binary units (1 kB = 1024 bytes), as
+ * the API words sizes and as MAX_TEXTURE_BYTES is set, so that a page and the API name a limit alike.
+ */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return t('size.bytes', { count: bytes });
+  const units = ['kB', 'MB', 'GB', 'TB'];
+  let value = bytes / 1024;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return t(`size.${units[unit]}`, { value: formatNumber(value, { maximumFractionDigits: value < 10 ? 1 : 0 }) });
 }
 
 /** A translated text with <name>…</name> parts rendered by `parts[name]` (links inside a sentence). */

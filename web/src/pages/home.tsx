@@ -1,10 +1,10 @@
 // /home: the player's profile. The 3D preview shows what launchers get: the selected skin, and the skin's linked
 // cape or else the selected cape (docs/decisions.md). The game login card gives launchers the API's address.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, session, textureUrls, type CapeRecord, type SkinRecord, type UserDetail } from '../api.ts';
+import { api, ApiError, session, textureUrls, type CapeRecord, type SkinRecord, type UserDetail } from '../api.ts';
 import { Confirmation, CopyField, Field, Form, InlineRename, Notice, Page, messageOf, useAction } from '../components.tsx';
 import { leaveNote } from '../flash.ts';
-import { adoptAccountLanguage, Rich, t, useT } from '../i18n.ts';
+import { adoptAccountLanguage, formatSize, Rich, t, useT } from '../i18n.ts';
 import { Link, navigate } from '../router.tsx';
 import { SkinPreview } from '../viewer.tsx';
 import { DeleteAccount, Sessions } from './self-service.tsx';
@@ -237,9 +237,8 @@ function SkinUpload(props: {
       try {
         reply = await api.upload<SkinRecord>('/api/home/skins', form);
       } catch (failure) {
-        const limit =
-          failure instanceof Error ? /^The file in "\w+" is larger than the limit of (.+)$/.exec(failure.message)?.[1] : undefined;
-        throw new Error(limit ? t('upload.tooLarge', { limit }) : messageOf(failure));
+        const limit = failure instanceof ApiError && failure.key === 'textures.fileTooLarge' ? failure.params.bytes : undefined;
+        throw new Error(typeof limit === 'number' ? t('upload.tooLarge', { limit: formatSize(limit) }) : messageOf(failure));
       }
       const worn = await props.onUploaded(reply.data);
       if (worn) return t('upload.uploadedWorn', { file: file.name });

@@ -217,7 +217,7 @@ function TurnOff(props: { onDone: () => Promise<unknown> | void }) {
         await api.delete('/api/home/2fa', values);
       } catch (failure) {
         if (failure instanceof ApiError && failure.status === 401) {
-          if (/(?<![\w.@])password(?![\w.@])/.test(failure.message)) setPasswordError(messageOf(failure));
+          if (failure.field === 'password') setPasswordError(messageOf(failure));
           else setCodeError(t('twoFactor.wrongOrUsed'));
           return;
         }

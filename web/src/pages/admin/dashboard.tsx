@@ -4,28 +4,13 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Dashboard, DashboardAuditEntry } from '../../../../src/http/shapes/dashboard.ts';
 import { api } from '../../api.ts';
 import { Notice, messageOf } from '../../components.tsx';
-import { dateTime, formatNumber, Rich, t, useT } from '../../i18n.ts';
+import { dateTime, formatNumber, formatSize, Rich, useT } from '../../i18n.ts';
 import { Link } from '../../router.tsx';
 import { actionLabel } from './audit-sentences.ts';
 import { UserLink } from './names.tsx';
 import { modeWords } from './registration.tsx';
 import { hasAdminKey } from './words.ts';
 import './console-overview.css';
-
-/** A size as people read it: 0 bytes, 812 bytes, 14 kB, 5.4 MB, 1.2 GB (in the page's language). */
-function readableSize(bytes: number): string {
-  if (bytes < 1000) return t('admin:size.bytes', { count: bytes });
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let value = bytes / 1000;
-  let unit = 0;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit += 1;
-  }
-  return t(`admin:size.${units[unit]}`, {
-    value: formatNumber(value, { maximumFractionDigits: value < 10 ? 1 : 0, minimumFractionDigits: value < 10 ? 1 : 0 }),
-  });
-}
 
 function Entry(props: { entry: DashboardAuditEntry }) {
   const t = useT();
@@ -80,12 +65,12 @@ export function DashboardSection() {
         <section class="card" aria-labelledby="dash-skins">
           <h2 id="dash-skins">{t('admin:dashboard.skins')}</h2>
           <p class="figure">{formatNumber(skins.count)}</p>
-          <p class="muted">{t('admin:dashboard.stored', { size: readableSize(skins.bytes) })}</p>
+          <p class="muted">{t('admin:dashboard.stored', { size: formatSize(skins.bytes) })}</p>
         </section>
         <section class="card" aria-labelledby="dash-capes">
           <h2 id="dash-capes">{t('admin:dashboard.capes')}</h2>
           <p class="figure">{formatNumber(capes.count)}</p>
-          <p class="muted">{t('admin:dashboard.stored', { size: readableSize(capes.bytes) })}</p>
+          <p class="muted">{t('admin:dashboard.stored', { size: formatSize(capes.bytes) })}</p>
         </section>
         <section class="card" aria-labelledby="dash-mail">
           <h2 id="dash-mail">{t('admin:dashboard.mail')}</h2>

@@ -1,7 +1,8 @@
 // Players by name in the console: links to a player's editor, a username field with suggestions, and the lookup of a
 // typed name (exact: GET /api/admin/user/{name}), plus the console's error texts in an admin's words.
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, type UserDetail, type UserRecord } from '../../api.ts';
+import { api, ApiError, type ErrorParams, type UserDetail, type UserRecord } from '../../api.ts';
+import { PASSWORD_LENGTH } from '../../../../src/http/shapes/account-rules.ts';
 import { messageOf } from '../../components.tsx';
 import { t } from '../../i18n.ts';
 import { Link } from '../../router.tsx';
@@ -99,36 +100,41 @@ export async function playerNamed(name: string): Promise<UserDetail & { Id: numb
 }
 
 /**
- * The API's refusals the console can meet, said the way an admin would, with what to do; others as the API says them.
- * The account rules' refusals (username, password, mail) and the size limits are not here: messageOf has already put
- * them in a player's words (PLAYER_WORDS in components.tsx).
+ * The API's refusals the console can meet, by the API's message key, said the way an admin would, with what to do;
+ * others in a player's words (messageOf) or as the API says them.
  */
-const PLAIN: [RegExp, (match: RegExpMatchArray) => string][] = [
-  [/^No user (.+)$/, (match) => t('admin:errors.noPlayer', { name: match[1] })],
-  [/^No skin /, () => t('admin:errors.skinGone')],
-  [/^No cape /, () => t('admin:errors.capeGone')],
-  [/field "cape" is required/, () => t('admin:errors.chooseCape')],
-  [/not a PNG|not a valid PNG|file is empty/, () => t('admin:errors.notPng')],
-  [/expired_at must lie in the future/, () => t('admin:errors.futureEnd')],
-  [/at or above your own level/, () => t('admin:errors.aboveYou')],
-  [/^The last owner cannot be demoted or banned$/, () => t('admin:errors.lastOwner')],
-  [/has no role grant/, () => t('admin:errors.noRole')],
-  [/^Keep the reason under/, () => t('admin:errors.reasonTooLong')],
-  [/^Another account has this username or mail address$/, () => t('admin:errors.taken')],
-  [/^cape name must be/, () => t('admin:errors.capeName')],
-];
+const ADMIN_WORDS: Record<string, (params: ErrorParams) => string> = {
+  'accounts.noUser': (params) => t('admin:errors.noPlayer', { name: params.identifier }),
+  'textures.noSkin': () => t('admin:errors.skinGone'),
+  'textures.noCape': () => t('admin:errors.capeGone'),
+  'textures.fileRequired': () => t('admin:errors.chooseCape'),
+  'textures.notPng': () => t('admin:errors.notPng'),
+  'textures.invalidPng': () => t('admin:errors.notPng'),
+  'textures.truncated': () => t('admin:errors.notPng'),
+  'textures.empty': () => t('admin:errors.notPng'),
+  'textures.headerMissing': () => t('admin:errors.notPng'),
+  'textures.headerDamaged': () => t('admin:errors.notPng'),
+  'admin.expiryPast': () => t('admin:errors.futureEnd'),
+  'admin.atOrAboveOwnLevel': () => t('admin:errors.aboveYou'),
+  'textures.skinAtOrAboveOwnLevel': () => t('admin:errors.aboveYou'),
+  'admin.lastOwner': () => t('admin:errors.lastOwner'),
+  'admin.noRoleGrant': () => t('admin:errors.noRole'),
+  'textures.reasonTooLong': () => t('admin:errors.reasonTooLong'),
+  'admin.usernameOrMailTaken': () => t('admin:errors.taken'),
+  'textures.nameLength': () => t('admin:errors.capeName'),
+  'accounts.usernameRule': () => t('admin:errors.username'),
+  'accounts.mailRule': () => t('admin:errors.mail'),
+  'accounts.passwordTooShort': () => t('admin:errors.passwordShort', { count: PASSWORD_LENGTH.min }),
+  'accounts.passwordTooLong': () => t('admin:errors.passwordLong', { count: PASSWORD_LENGTH.max }),
+};
 
-/** Which of a form's fields an API refusal is about (its message starts with the field's name), if any. */
+/** Which of a form's fields an API refusal is about, if it is about one of `names`. */
 export function fieldOf(error: unknown, names: readonly string[]): string | null {
-  if (!(error instanceof ApiError)) return null;
-  return names.find((name) => error.message.startsWith(`${name} `)) ?? null;
+  const field = error instanceof ApiError ? error.field : null;
+  return field !== null && names.includes(field) ? field : null;
 }
 
 export function plainMessage(error: unknown): string {
-  const text = messageOf(error);
-  for (const [pattern, say] of PLAIN) {
-    const match = text.match(pattern);
-    if (match) return say(match);
-  }
-  return text;
+  const words = error instanceof ApiError && error.key !== null ? ADMIN_WORDS[error.key] : undefined;
+  return words ? words((error as ApiError).params) : messageOf(error);
 }
