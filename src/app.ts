@@ -45,6 +45,7 @@ import { metricsRoutes } from './metrics/routes.ts';
 import { installOpenApi } from './openapi/openapi.ts';
 import { answerUnknownPage, pageRoutes, readBuiltPages } from './pages/routes.ts';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './ratelimit/limiter.ts';
+import { LoginFailures } from './accounts/login-failures.ts';
 import type { Settings } from './settings.ts';
 import { TextureLibrary } from './textures/library.ts';
 import { textureRoutes } from './textures/routes.ts';
@@ -148,17 +149,18 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
   });
 
   const tokens = new Tokens(settings.jwtSecret, settings.jwtTtlSeconds, settings.publicUrl, clock);
+  const failures = new LoginFailures(db, clock, limiter);
   const twoFactor = new TwoFactorService({
     db,
     clock,
-    limiter,
+    failures,
     box: new SecretBox(settings.totpKey),
     issuer: settings.serverName,
     publicUrl: settings.publicUrl,
     mailQueued: () => mailWorker.wake(),
   });
   // Every way in checks passwords here, and with it the second factor of an account that has two-factor login on.
-  const credentials = new Credentials(db, clock, limiter, twoFactor);
+  const credentials = new Credentials(db, failures, twoFactor);
   const registration = new Registration(db, clock, settings.publicUrl, settings.registration);
   const accounts = new AccountService({
     db,
@@ -166,6 +168,7 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
     tokens,
     codes: new MailCodes(settings.jwtSecret),
     limiter,
+    failures,
     credentials,
     mailQueued: () => mailWorker.wake(),
     texturesChanged: () => images.forgetResolutions(),

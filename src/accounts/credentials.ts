@@ -4,15 +4,10 @@
 // counters, so that an account's failures (wrong passwords and wrong codes) count once whichever door they come
 // through.
 import type { Kysely } from 'kysely';
-import { recordAudit, SYSTEM } from '../audit/audit.ts';
-import type { Clock } from '../clock.ts';
 import type { Database, UserRow } from '../database/schema.ts';
-import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
+import { accountFailureKey, type LoginFailures } from './login-failures.ts';
 import { verifyPassword } from './passwords.ts';
 import { mailKey, usernameKey } from './rules.ts';
-
-/** The key of an account's login-failure counter, shared by every check of its password. */
-export const accountFailureKey = (userId: number) => `id:${userId}`;
 
 /** An account's second factor (two-factor login, contract section 12); src/two-factor implements it. */
 export interface SecondFactor {
@@ -41,8 +36,7 @@ const NO_CODE: CodeCarrier = { code: undefined };
 export class Credentials {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly clock: Clock,
-    private readonly limiter: RateLimiter,
+    private readonly failures: LoginFailures,
     private readonly secondFactor: SecondFactor | null = null,
   ) {}
 
@@ -56,7 +50,7 @@ export class Credentials {
   async check(login: string, password: string, clientAddress: string | null, carrier: CodeCarrier = NO_CODE): Promise<LoginCheck> {
     const byMail = login.includes('@');
     const loginKey = byMail ? mailKey(login) : usernameKey(login.trim());
-    if (clientAddress !== null) await this.limiter.ensureAllowed(RULES.loginFailuresPerAddress, clientAddress);
+    if (clientAddress !== null) await this.failures.ensureAllowed(null, clientAddress);
     const user = await this.db
       .selectFrom('users')
       .selectAll()
@@ -83,8 +77,7 @@ export class Credentials {
    */
   async checkSecondFactor(user: UserRow, code: string | undefined, clientAddress: string | null): Promise<LoginCheck> {
     const accountKey = accountFailureKey(user.id);
-    if (clientAddress !== null) await this.limiter.ensureAllowed(RULES.loginFailuresPerAddress, clientAddress);
-    await this.limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountKey);
+    await this.failures.ensureAllowed(accountKey, clientAddress);
     const on = this.secondFactor !== null && (await this.secondFactor.isOn(user.id));
     return this.secondStep(user, on, code, accountKey, clientAddress);
   }
@@ -96,8 +89,8 @@ export class Credentials {
     clientAddress: string | null,
     carrier: CodeCarrier,
   ): Promise<LoginCheck> {
-    const { limiter, secondFactor } = this;
-    await limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountKey);
+    const { failures, secondFactor } = this;
+    await failures.ensureAllowed(accountKey, null);
     const twoFactorOn = user !== undefined && secondFactor !== null && (await secondFactor.isOn(user.id));
     let password = given;
     let code = carrier === 'after-colon' ? undefined : carrier.code;
@@ -114,7 +107,7 @@ export class Credentials {
       return this.secondStep(user, twoFactorOn, code, accountKey, clientAddress);
     }
     if (!user) await verifyPassword(null, password);
-    await this.countFailure(user, accountKey, clientAddress);
+    await failures.count(user?.id, accountKey, clientAddress);
     return { refusal: 'credentials' };
   }
 
@@ -129,25 +122,11 @@ export class Credentials {
     if (twoFactorOn) {
       if (code === undefined || code.trim() === '') return { refusal: 'code-required' };
       if (!(await this.secondFactor!.accept(user.id, code))) {
-        await this.countFailure(user, accountKey, clientAddress);
+        await this.failures.count(user.id, accountKey, clientAddress);
         return { refusal: 'code-wrong' };
       }
     }
-    await this.limiter.forget(RULES.loginFailuresPerAccount, accountKey);
+    await this.failures.forget(accountKey);
     return { user };
-  }
-
-  private async countFailure(user: UserRow | undefined, accountKey: string, clientAddress: string | null) {
-    const { limiter } = this;
-    if (clientAddress !== null) await limiter.count(RULES.loginFailuresPerAddress, clientAddress);
-    const failures = await limiter.count(RULES.loginFailuresPerAccount, accountKey);
-    if (user && failures === RULES.loginFailuresPerAccount.limit) {
-      await recordAudit(this.db, this.clock.now(), {
-        actor: SYSTEM,
-        action: 'auth.login_failures',
-        target: user.id,
-        details: { failures, address: clientAddress },
-      });
-    }
   }
 }

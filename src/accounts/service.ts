@@ -15,8 +15,9 @@ import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
 import { SettingsError, type OwnerSettings } from '../settings.ts';
 import type { Caller } from './authenticate.ts';
 import type { MailCodes } from './codes.ts';
-import { accountFailureKey, type Credentials } from './credentials.ts';
-import { hashPassword, verifyPassword } from './passwords.ts';
+import type { Credentials } from './credentials.ts';
+import type { LoginFailures } from './login-failures.ts';
+import { hashPassword } from './passwords.ts';
 import { LEVELS, STANDING_MESSAGES, standingProblem } from './standing.ts';
 import { checkMail, checkPassword, checkUsername, isPlausibleMail, mailKey, usernameColumns, usernameKey } from './rules.ts';
 import type { Tokens } from './tokens.ts';
@@ -28,6 +29,8 @@ export interface AccountDeps {
   tokens: Tokens;
   codes: MailCodes;
   limiter: RateLimiter;
+  /** The login-failure counters: a wrong password confirming a change counts as a failed login. */
+  failures: LoginFailures;
   credentials: Credentials;
   /** Wakes the mail worker after a transaction that queued mail has committed. */
   mailQueued: () => void;
@@ -457,17 +460,8 @@ export class AccountService {
 
   /** Checks the account's own password, counting a wrong one on the account's login-failure limit. */
   private async confirmPassword(caller: Caller, given: string, field: string) {
-    const accountKey = accountFailureKey(caller.user.id);
-    await this.deps.limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountKey);
-    const { password } = await this.deps.db
-      .selectFrom('users')
-      .select('password')
-      .where('id', '=', caller.user.id)
-      .executeTakeFirstOrThrow();
-    if (!(await verifyPassword(password, given))) {
-      await this.deps.limiter.count(RULES.loginFailuresPerAccount, accountKey);
+    if (!(await this.deps.failures.confirmOwnPassword(caller.user.id, given, null)))
       throw unauthorized('accounts.passwordWrong', { field });
-    }
   }
 
   /** Mails a code in the account's language (stored with the account, contract section 14). */

@@ -11,6 +11,7 @@ import { systemClock } from '../clock.ts';
 import { directSqlite, migrateToLatest, openDatabase } from '../database/connect.ts';
 import { ApiError } from '../http/envelope.ts';
 import { MemoryCounterStore, RateLimiter } from '../ratelimit/limiter.ts';
+import { LoginFailures } from '../accounts/login-failures.ts';
 import { loadSettings, SettingsError } from '../settings.ts';
 import { SecretBox } from '../two-factor/secret-box.ts';
 import { TwoFactorService } from '../two-factor/service.ts';
@@ -100,7 +101,7 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
         const twoFactor = new TwoFactorService({
           db,
           clock: systemClock,
-          limiter: new RateLimiter(new MemoryCounterStore(systemClock)),
+          failures: new LoginFailures(db, systemClock, new RateLimiter(new MemoryCounterStore(systemClock))),
           box: new SecretBox(settings.totpKey),
           issuer: settings.serverName,
           publicUrl: settings.publicUrl,

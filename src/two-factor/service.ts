@@ -11,9 +11,9 @@ import type { Kysely } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { Caller } from '../accounts/authenticate.ts';
-import { accountFailureKey, type SecondFactor } from '../accounts/credentials.ts';
+import type { SecondFactor } from '../accounts/credentials.ts';
+import { accountFailureKey, type LoginFailures } from '../accounts/login-failures.ts';
 import { userByIdentifier } from '../accounts/identifiers.ts';
-import { verifyPassword } from '../accounts/passwords.ts';
 import { LEVELS, levelOfUser } from '../accounts/standing.ts';
 import { actorOf, recordAudit, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
@@ -22,7 +22,6 @@ import type { Database, Executor } from '../database/schema.ts';
 import { badRequest, conflict, forbidden, unauthorized } from '../http/envelope.ts';
 import { languageOfUser, queueMail } from '../mail/outbox.ts';
 import { twoFactorOffMessage } from '../mail/templates.ts';
-import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
 import type { SecretBox } from './secret-box.ts';
 
 /** RFC 6238 as every authenticator app reads an otpauth:// URI without further parameters. */
@@ -55,7 +54,8 @@ export interface SwitchOffBy {
 export interface TwoFactorDeps {
   db: Kysely<Database>;
   clock: Clock;
-  limiter: RateLimiter;
+  /** The login-failure counters: wrong passwords and codes here count as failed logins. */
+  failures: LoginFailures;
   box: SecretBox;
   /** The issuer authenticator apps show (SERVER_NAME). */
   issuer: string;
@@ -181,13 +181,9 @@ export class TwoFactorService implements SecondFactor {
 
   /** The player turns it off with the password and a code (or a recovery code); both count as login failures. */
   async turnOff(caller: Caller, password: string, code: string, clientAddress: string): Promise<void> {
-    const { db } = this.deps;
     const userId = caller.user.id;
     if (!(await this.isOn(userId))) throw conflict(NOT_ON);
-    await this.ensureAllowed(userId, clientAddress);
-    const { password: hash } = await db.selectFrom('users').select('password').where('id', '=', userId).executeTakeFirstOrThrow();
-    if (!(await verifyPassword(hash, password))) {
-      await this.countFailure(userId, clientAddress);
+    if (!(await this.deps.failures.confirmOwnPassword(userId, password, clientAddress))) {
       throw unauthorized('twoFactor.passwordWrong', { field: 'password' });
     }
     if (!(await this.accept(userId, code))) {
@@ -263,14 +259,12 @@ export class TwoFactorService implements SecondFactor {
     });
   }
 
-  private async ensureAllowed(userId: number, clientAddress: string) {
-    await this.deps.limiter.ensureAllowed(RULES.loginFailuresPerAddress, clientAddress);
-    await this.deps.limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountFailureKey(userId));
+  private ensureAllowed(userId: number, clientAddress: string) {
+    return this.deps.failures.ensureAllowed(accountFailureKey(userId), clientAddress);
   }
 
-  private async countFailure(userId: number, clientAddress: string) {
-    await this.deps.limiter.count(RULES.loginFailuresPerAddress, clientAddress);
-    await this.deps.limiter.count(RULES.loginFailuresPerAccount, accountFailureKey(userId));
+  private countFailure(userId: number, clientAddress: string) {
+    return this.deps.failures.count(userId, accountFailureKey(userId), clientAddress);
   }
 }
 

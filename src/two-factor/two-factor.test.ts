@@ -207,6 +207,28 @@ describeEachDatabase('two-factor login', (kind) => {
     assert.equal((await login(player.username, player.password, codeOf(player.secret))).status, 200, 'after the window');
   });
 
+  it('wrong passwords while turning it off count as failed logins, and the burst is audited as at the login', async () => {
+    const player = await playerWithTwoFactor();
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const wrong = await service.call('DELETE', '/api/home/2fa', {
+        token: player.token,
+        body: { password: `not the password ${attempt}`, code: codeOf(player.secret) },
+        ip: randomAddress(),
+      });
+      assert.equal(wrong.status, 401, `attempt ${attempt + 1}`);
+    }
+    const id = await userId(player.mail);
+    assert.equal((await auditOf('auth.login_failures', id)).length, 1, 'the tenth failure is audited');
+    assert.equal((await login(player.username, player.password, codeOf(player.secret))).status, 429, 'the login is limited too');
+    const limited = await service.call('DELETE', '/api/home/2fa', {
+      token: player.token,
+      body: { password: player.password, code: codeOf(player.secret) },
+      ip: randomAddress(),
+    });
+    assert.equal(limited.status, 429, 'even the right password waits');
+    assert.equal((await service.call('GET', '/api/home', { token: player.token })).body.data.TwoFactor, true);
+  });
+
   it('turns off with the password and a code; a wrong one is refused, keeps the token and changes nothing', async () => {
     const player = await playerWithTwoFactor();
     const off = (body: object) => service.call('DELETE', '/api/home/2fa', { token: player.token, body, ip: randomAddress() });
