@@ -1,5 +1,6 @@
 // Renders skins and capes: decoded textures and parameters in, PNG bytes out. No I/O; the only state is
-// geometry computed once per view and skin model, and a 32-bit view of each texture object.
+// geometry computed once per view and skin model, a 32-bit view of each texture object, and the memory of the
+// 3D pixel loop (span-loop.ts), which every render reuses.
 //
 // Public API
 //   renderImage(request): Buffer                    the PNG of a head, bust, body or cloak image, flat or 3D
@@ -11,13 +12,15 @@
 //
 // How it works: the player is a set of boxes in model units (one unit = one texel of a 64-wide skin), each
 // face a parallelogram with a texture rectangle. A camera projects the faces (orthographic); every face is
-// rasterised by inverse-mapping each covered pixel centre to a texel (nearest neighbour) with a depth test.
+// rasterised by inverse-mapping each covered pixel centre to a texel (nearest neighbour) with a depth test,
+// the pixel loop in WebAssembly (span-loop.ts).
 // Flat views (`type=skin`) use the same machinery with a straight-on camera and no overlay inflation,
 // which makes them exact at texel centres. docs/rendering.md has the numbers and the decisions.
 // What a texture's pixels say about it (slim arms, an old skin's hat) is in skin/texture.ts.
 import { boxLayout, skinParts, type Rect, type SkinPartName, type Vec3 } from '../skin/layout.ts';
 import { hasHat, isLegacySkin, type RgbaImage } from '../skin/texture.ts';
 import { encodePng } from './png.ts';
+import { DEPTH_SLACK, drawSpans, spanMemory, type SpanMemory } from './span-loop.ts';
 
 export type RenderView = 'head' | 'bust' | 'body' | 'cloak';
 export type RenderType = 'skin' | 'player';
@@ -76,21 +79,33 @@ export function renderPixels(request: RenderRequest): RgbaImage {
   const frame = frameOf(view, type);
   const { width, height } = renderDimensions(request);
   const scale = view === 'head' ? size / Math.max(frame.width, frame.height) : size / frame.width;
-  const pixels = new Uint8Array(width * height * 4);
-  const flat = cameraFor(view, type).flat;
+  const offsetX = (width - frame.width * scale) / 2;
+  const offsetY = (height - frame.height * scale) / 2;
+  const textures = { skin: texelsOf(skin), cape: cape && texelsOf(cape) };
+  if (cameraFor(view, type).flat) {
+    const pixels = new Uint8Array(width * height * 4);
+    const target = { width, height, pixels, colours: new Uint32Array(pixels.buffer), scale, offsetX, offsetY };
+    for (const face of faces) drawUprightFace(face, textures[face.texture]!, target);
+    return { width, height, data: pixels };
+  }
+  let patchTexels = 0;
+  for (const face of faces) patchTexels = Math.max(patchTexels, patchSize(face, textures[face.texture]!));
+  const memory = spanMemory(width * height, height, patchTexels);
+  memory.depth.fill(-Infinity);
+  memory.colours.fill(0);
   const target: Target = {
     width,
     height,
-    pixels,
-    colours: new Uint32Array(pixels.buffer),
-    depth: flat ? new Float32Array(0) : depthBuffer(width * height),
+    pixels: memory.pixels,
+    colours: memory.colours,
+    depth: memory.depth,
+    memory,
     scale,
-    offsetX: (width - frame.width * scale) / 2,
-    offsetY: (height - frame.height * scale) / 2,
+    offsetX,
+    offsetY,
   };
-  const textures = { skin: texelsOf(skin), cape: cape && texelsOf(cape) };
-  for (const face of faces) (flat ? drawUprightFace : drawFace)(face, textures[face.texture]!, target);
-  return { width, height, data: pixels };
+  for (const face of faces) drawFace(face, textures[face.texture]!, target);
+  return { width, height, data: memory.pixels.slice() };
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -420,13 +435,18 @@ interface Target {
   height: number;
   pixels: Uint8Array;
   colours: Uint32Array;
-  /** Per pixel, how near the viewer what is drawn there is; empty for flat views, which need no depth test. */
+  /** Per pixel, how near the viewer what is drawn there is. */
   depth: Float32Array;
+  /** Where the three arrays above live, with room for a face's spans and patch. */
+  memory: SpanMemory;
   /** Pixels per model unit, and the image position of the frame's top-left. */
   scale: number;
   offsetX: number;
   offsetY: number;
 }
+
+/** Flat views draw straight into the image, without depth buffer. */
+type FlatTarget = Omit<Target, 'depth' | 'memory'>;
 
 interface Texels {
   colours: Uint32Array;
@@ -437,17 +457,6 @@ interface Texels {
 }
 
 const texelViews = new WeakMap<RgbaImage, Texels>();
-
-/**
- * The depth buffer of a 3D render, cleared: one buffer kept and reused (renders are synchronous), so that a
- * render does not allocate and zero up to 2.3 MB only to fill it again. At most 4 bytes a pixel of the
- * largest image drawn so far (a 512-pixel body or cloak: 2.3 MB).
- */
-let depthScratch = new Float32Array(0);
-function depthBuffer(length: number): Float32Array {
-  if (depthScratch.length < length) depthScratch = new Float32Array(length);
-  return depthScratch.subarray(0, length).fill(-Infinity);
-}
 
 /** A 32-bit view of a texture; decoded textures are cached by the caller, so is this view (copied if unaligned). */
 function texelsOf(image: RgbaImage): Texels {
@@ -463,13 +472,11 @@ function texelsOf(image: RgbaImage): Texels {
 
 /** Pixel centres this close outside a face (in texels) still count as inside, so shared edges leave no cracks. */
 const EDGE_SLACK = 1e-4;
-/** Depth ties (an overlay over its base in flat views) go to the face drawn later. */
-const DEPTH_SLACK = 1e-3;
 /** Copying a texel into a face's patch costs about what one covered pixel does (see facePatch). */
 const PATCH_COST = 2;
 
 function drawFace(face: ScreenFace, texels: Texels, target: Target): void {
-  const { width, height, pixels, colours, depth, scale } = target;
+  const { width, height, pixels, colours, depth, memory, scale } = target;
   const { columns, rows, mirrored, shade, depth0, depthA, depthB } = face;
   const originX = face.originX * scale + target.offsetX;
   const originY = face.originY * scale + target.offsetY;
@@ -493,20 +500,9 @@ function drawFace(face: ScreenFace, texels: Texels, target: Target): void {
   const firstColumn = Math.max(0, Math.floor(Math.min(...cornersX)));
   const lastColumn = Math.min(width - 1, Math.ceil(Math.max(...cornersX)));
 
-  const { colours: texture, bytes: textureBytes, width: textureWidth, scale: texelScale } = texels;
-  const textureColumns = columns * texelScale;
-  const textureRows = rows * texelScale;
-  const textureX = face.rectX * texelScale;
-  const textureY = face.rectY * texelScale;
-  // Most faces cover many pixels per texel: copy their texels once, shaded and in the face's own order, and
-  // let the pixel loop index that copy. A face with more texels than pixels to cover reads the texture itself.
-  const patchWidth = textureColumns + 1;
-  const patch =
-    patchWidth * (textureRows + 1) * PATCH_COST <= (lastRow - firstRow + 1) * (lastColumn - firstColumn + 1)
-      ? facePatch(texels, textureX, textureY, textureColumns, textureRows, mirrored, shade)
-      : null;
-  const patchBytes = patch && new Uint8Array(patch.buffer, 0, patch.length * 4);
-
+  // The face's spans, one a row: first and last pixel index, texel coordinates a and b at the first.
+  const { spans } = memory;
+  let spanCount = 0;
   for (let y = firstRow; y <= lastRow; y++) {
     const dy = y + 0.5 - originY;
     // At the centre of pixel x: a = aAtZero + x*aPerX, b = bAtZero + x*bPerX. Keep the x where both are
@@ -531,57 +527,43 @@ function drawFace(face: ScreenFace, texels: Texels, target: Target): void {
       from = Math.max(from, Math.ceil(p < q ? p : q));
       to = Math.min(to, Math.floor(p < q ? q : p));
     }
-    let a = aAtZero + from * aPerX;
-    let b = bAtZero + from * bPerX;
-    if (patch) {
-      if (patchOpaque)
-        drawOpaqueSpan(
-          colours,
-          depth,
-          patch,
-          y * width + from,
-          y * width + to,
-          a,
-          b,
-          aPerX,
-          bPerX,
-          depth0,
-          depthA,
-          depthB,
-          texelScale,
-          patchWidth,
-        );
-      else
-        drawSpan(
-          colours,
-          depth,
-          pixels,
-          patch,
-          patchBytes!,
-          y * width + from,
-          y * width + to,
-          a,
-          b,
-          aPerX,
-          bPerX,
-          depth0,
-          depthA,
-          depthB,
-          texelScale,
-          patchWidth,
-        );
-      continue;
-    }
-    for (let index = y * width + from, end = y * width + to; index <= end; index++, a += aPerX, b += bPerX) {
+    if (from > to) continue;
+    const at = 4 * spanCount++;
+    spans[at] = y * width + from;
+    spans[at + 1] = y * width + to;
+    spans[at + 2] = aAtZero + from * aPerX;
+    spans[at + 3] = bAtZero + from * bPerX;
+  }
+
+  const { colours: texture, bytes: textureBytes, width: textureWidth, scale: texelScale } = texels;
+  const textureColumns = columns * texelScale;
+  const textureRows = rows * texelScale;
+  const textureX = face.rectX * texelScale;
+  const textureY = face.rectY * texelScale;
+  // Most faces cover many pixels per texel: copy their texels once, shaded and in the face's own order, and
+  // let the pixel loop (span-loop.ts) index that copy. A face with more texels than pixels to cover reads the
+  // texture itself, here.
+  if (patchSize(face, texels) * PATCH_COST <= (lastRow - firstRow + 1) * (lastColumn - firstColumn + 1)) {
+    const opaque = facePatch(memory.patch, texels, textureX, textureY, textureColumns, textureRows, mirrored, shade);
+    const patchWidth = textureColumns + 2;
+    const blendCount = drawSpans(memory, spanCount, { aPerX, bPerX, depth0, depthA, depthB, texelScale, patchWidth, opaque });
+    const { blends, bytes } = memory;
+    for (let blended = 0; blended < 2 * blendCount; blended += 2) blend(bytes, blends[blended]!, bytes, blends[blended + 1]!, null);
+    return;
+  }
+  for (let at = 0; at < 4 * spanCount; at += 4) {
+    let a = spans[at + 2]!;
+    let b = spans[at + 3]!;
+    for (let index = spans[at]!, end = spans[at + 1]!; index <= end; index++, a += aPerX, b += bPerX) {
       const z = depth0 + a * depthA + b * depthB;
-      if (z < depth[index] - DEPTH_SLACK) continue;
+      if (z < depth[index]! - DEPTH_SLACK) continue;
       let column = (a * texelScale) | 0;
       if (column >= textureColumns) column = textureColumns - 1;
       if (mirrored) column = textureColumns - 1 - column;
       let row = (b * texelScale) | 0;
       if (row >= textureRows) row = textureRows - 1;
       const source = (textureY + row) * textureWidth + textureX + column;
-      const texel = texture[source];
+      const texel = texture[source]!;
       const alpha = texel >>> 24;
       if (alpha === 0) continue;
       depth[index] = z;
@@ -594,77 +576,19 @@ function drawFace(face: ScreenFace, texels: Texels, target: Target): void {
   }
 }
 
-/** drawSpan for a patch without a translucent or transparent texel: only the depth test decides. */
-function drawOpaqueSpan(
-  colours: Uint32Array,
-  depth: Float32Array,
-  patch: Uint32Array,
-  from: number,
-  to: number,
-  a: number,
-  b: number,
-  aPerX: number,
-  bPerX: number,
-  depth0: number,
-  depthA: number,
-  depthB: number,
-  texelScale: number,
-  patchWidth: number,
-): void {
-  for (let index = from; index <= to; index++, a += aPerX, b += bPerX) {
-    const z = depth0 + a * depthA + b * depthB;
-    if (z < depth[index]! - DEPTH_SLACK) continue;
-    depth[index] = z;
-    colours[index] = patch[((b * texelScale) | 0) * patchWidth + ((a * texelScale) | 0)]!;
-  }
+/** Texels in a face's patch, its border included (see facePatch). */
+function patchSize(face: ScreenFace, texels: Texels): number {
+  return (face.columns * texels.scale + 2) * (face.rows * texels.scale + 2);
 }
 
 /**
- * One row of a face, from pixel index `from` to `to` inclusive, its texels read from the face's patch. A pixel
- * is drawn if its texel is not transparent and it is not behind what is drawn there: the texel is tested first,
- * since this is the loop of patches with transparent texels (overlays, mostly).
+ * Copies the texels of a face's texture rectangle into `patch` as the face shows them, shaded and mirrored if
+ * the face is, with a border of one texel that repeats the edge texels; returns whether all are opaque. Pixel
+ * centres up to EDGE_SLACK outside a face map to texel column or row -1 (span-loop.ts rounds down), or to
+ * `columns` or `rows`, which the direct loop clamps to the edge: the border makes the clamp unnecessary.
  */
-function drawSpan(
-  colours: Uint32Array,
-  depth: Float32Array,
-  pixels: Uint8Array,
-  patch: Uint32Array,
-  patchBytes: Uint8Array,
-  from: number,
-  to: number,
-  a: number,
-  b: number,
-  aPerX: number,
-  bPerX: number,
-  depth0: number,
-  depthA: number,
-  depthB: number,
-  texelScale: number,
-  patchWidth: number,
-): void {
-  for (let index = from; index <= to; index++, a += aPerX, b += bPerX) {
-    const source = ((b * texelScale) | 0) * patchWidth + ((a * texelScale) | 0);
-    const texel = patch[source]!;
-    const alpha = texel >>> 24;
-    if (alpha === 0) continue;
-    const z = depth0 + a * depthA + b * depthB;
-    if (z < depth[index]! - DEPTH_SLACK) continue;
-    depth[index] = z;
-    if (alpha === 255) colours[index] = texel;
-    else blend(pixels, index * 4, patchBytes, source * 4, null);
-  }
-}
-
-/**
- * The texels of a face's texture rectangle as the face shows them: shaded, mirrored if the face is, and one
- * column and one row longer than the rectangle, repeating its last column and row. Pixel centres on a face's
- * far edges (within EDGE_SLACK) map to texel column `textureColumns` or row `textureRows`, which the direct
- * loop clamps to the last one: the extra column and row make the clamp unnecessary. One buffer, reused.
- */
-let patchColours = new Uint32Array(1024);
-/** Whether every texel of the last patch made is opaque. */
-let patchOpaque = false;
 function facePatch(
+  patch: Uint32Array,
   texels: Texels,
   x: number,
   y: number,
@@ -672,31 +596,27 @@ function facePatch(
   rows: number,
   mirrored: boolean,
   shade: Uint8Array | null,
-): Uint32Array {
-  const patchWidth = columns + 1;
-  const size = patchWidth * (rows + 1);
-  if (patchColours.length < size) patchColours = new Uint32Array(Math.max(size, 2 * patchColours.length));
-  const patch = patchColours;
+): boolean {
   const { colours: texture, width: textureWidth } = texels;
   let opaque = true;
-  for (let row = 0; row <= rows; row++) {
-    const from = (y + Math.min(row, rows - 1)) * textureWidth + x;
-    for (let column = 0, at = row * patchWidth; column <= columns; column++, at++) {
-      const clamped = column < columns ? column : columns - 1;
+  let at = 0;
+  for (let row = -1; row <= rows; row++) {
+    const from = (y + Math.min(Math.max(row, 0), rows - 1)) * textureWidth + x;
+    for (let column = -1; column <= columns; column++, at++) {
+      const clamped = Math.min(Math.max(column, 0), columns - 1);
       const texel = texture[from + (mirrored ? columns - 1 - clamped : clamped)]!;
       patch[at] = shade ? shadeTexel(texel, shade) : texel;
       if (texel >>> 24 !== 255) opaque = false;
     }
   }
-  patchOpaque = opaque;
-  return patch;
+  return opaque;
 }
 
 /**
  * Flat views: every face is an upright rectangle on screen and none hides another, so each texel is copied
  * as a run of pixels, without depth test. A pixel takes the texel under its centre, as in drawFace.
  */
-function drawUprightFace(face: ScreenFace, texels: Texels, target: Target): void {
+function drawUprightFace(face: ScreenFace, texels: Texels, target: FlatTarget): void {
   const { width, height, pixels, colours, scale } = target;
   const { colours: texture, bytes: textureBytes, width: textureWidth, scale: texelScale } = texels;
   const originX = face.originX * scale + target.offsetX;
