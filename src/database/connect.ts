@@ -14,6 +14,7 @@ import * as twoFactor from './migrations/006_two_factor.ts';
 import * as registration from './migrations/007_registration.ts';
 import * as discord from './migrations/008_discord.ts';
 import * as language from './migrations/009_language.ts';
+import { PipelinedReads } from './pipelined-reads.ts';
 import type { Database } from './schema.ts';
 
 // int8 (bigint: millisecond times, COUNT(*)) would arrive as strings; every value we store fits a double.
@@ -40,8 +41,12 @@ export function openDatabase(settings: DatabaseSettings, onConnectionError: (err
   if (settings.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: settings.url, max: POSTGRES_POOL_SIZE });
     pool.on('error', onConnectionError);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const reads = new PipelinedReads(settings.url, onConnectionError);
+    // Kysely ends the pool on destroy(); the reads' connection ends with it.
+    const endsBoth = { connect: () => pool.connect(), end: async () => void (await Promise.all([reads.close(), pool.end()])) };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: endsBoth }) });
     postgresPools.set(db, pool);
+    postgresReads.set(db, reads);
     return db;
   }
   mkdirSync(dirname(settings.file), { recursive: true });
@@ -73,10 +78,16 @@ export interface DirectSqlite {
 }
 
 const sqliteConnections = new WeakMap<Kysely<Database>, DirectSqlite>();
+const postgresReads = new WeakMap<Kysely<Database>, PipelinedReads>();
 
 /** The SQLite connection behind `db`, for the compiled-once reads of reusable-query.ts; undefined on PostgreSQL. */
 export function directSqlite(db: Kysely<Database>): DirectSqlite | undefined {
   return sqliteConnections.get(db);
+}
+
+/** The PostgreSQL connection of the compiled-once reads of reusable-query.ts; undefined on SQLite. */
+export function pipelinedReads(db: Kysely<Database>): PipelinedReads | undefined {
+  return postgresReads.get(db);
 }
 
 /**

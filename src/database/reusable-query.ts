@@ -3,8 +3,9 @@
 // A read run on every request is compiled once with placeholder values, which are swapped for real ones per call.
 // On SQLite it then runs straight on the connection's cached statement, unless a transaction is open there (another
 // request's, between two of its statements): then it waits its turn through Kysely, so it never reads uncommitted rows.
+// On PostgreSQL it runs as a named statement on the connection of pipelined-reads.ts, outside any transaction.
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
-import { directSqlite } from './connect.ts';
+import { directSqlite, pipelinedReads } from './connect.ts';
 import type { Database } from './schema.ts';
 
 type Params = Record<string, number | string>;
@@ -23,8 +24,10 @@ export function reusableQuery<P extends Params, Row>(
   });
   const sqlite = directSqlite(db);
   const statement = sqlite?.prepare(compiled.sql);
+  const postgres = pipelinedReads(db);
   return async (params) => {
     const parameters = slots.map((name) => params[name]);
+    if (postgres) return postgres.rows<Row>(compiled.sql, parameters);
     if (sqlite && statement && !sqlite.connection.inTransaction) return statement.all(parameters) as Row[];
     const query: CompiledQuery<Row> = { ...compiled, parameters };
     return (await db.executeQuery(query)).rows;
