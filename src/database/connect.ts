@@ -58,7 +58,7 @@ export function openDatabase(settings: DatabaseSettings, onConnectionError: (err
   connection.pragma('synchronous = NORMAL');
   const cached = withStatementCache(connection);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
-  sqliteConnections.set(db, { connection, prepare: cached.prepare });
+  sqliteConnections.set(db, connection);
   return db;
 }
 
@@ -72,16 +72,11 @@ export function connectionPoolUse(db: Kysely<Database>): { total: number; idle: 
   return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POSTGRES_POOL_SIZE };
 }
 
-export interface DirectSqlite {
-  connection: SQLite.Database;
-  prepare(sqlText: string): SQLite.Statement;
-}
-
-const sqliteConnections = new WeakMap<Kysely<Database>, DirectSqlite>();
+const sqliteConnections = new WeakMap<Kysely<Database>, SQLite.Database>();
 const postgresReads = new WeakMap<Kysely<Database>, PipelinedReads>();
 
-/** The SQLite connection behind `db`, for the compiled-once reads of reusable-query.ts; undefined on PostgreSQL. */
-export function directSqlite(db: Kysely<Database>): DirectSqlite | undefined {
+/** The SQLite connection behind `db` (the compiled-once reads of reusable-query.ts, backups); undefined on PostgreSQL. */
+export function sqliteConnection(db: Kysely<Database>): SQLite.Database | undefined {
   return sqliteConnections.get(db);
 }
 

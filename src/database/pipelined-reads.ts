@@ -5,12 +5,13 @@
 // loop leave in one write: under load, the reads of many requests share a round trip.
 // They read committed rows, as a pool connection outside a transaction does; nothing is cached.
 import pg from 'pg';
+import { rowObjects } from './row-objects.ts';
 
 export class PipelinedReads {
   private client: pg.Client | null = null;
   private writesHeld = false;
-  /** Statement name by SQL text: one name for one text, so each is parsed once per connection. */
-  private readonly statementNames = new Map<string, string>();
+  /** By SQL text: one name for one text, so each is parsed once per connection; its rows' maker (row-objects.ts). */
+  private readonly statements = new Map<string, { name: string; row: ((values: unknown[]) => unknown) | null }>();
 
   constructor(
     private readonly url: string,
@@ -20,12 +21,14 @@ export class PipelinedReads {
   async rows<Row>(text: string, values: unknown[]): Promise<Row[]> {
     const client = this.connection();
     this.holdWritesForThisTurn(client);
-    let name = this.statementNames.get(text);
-    if (name === undefined) {
-      name = `hot_read_${this.statementNames.size + 1}`;
-      this.statementNames.set(text, name);
+    let statement = this.statements.get(text);
+    if (statement === undefined) {
+      statement = { name: `hot_read_${this.statements.size + 1}`, row: null };
+      this.statements.set(text, statement);
     }
-    return (await client.query<Row & pg.QueryResultRow>({ name, text, values })).rows;
+    const result = await client.query<unknown[]>({ name: statement.name, text, values, rowMode: 'array' });
+    statement.row ??= rowObjects(result.fields.map((field) => field.name));
+    return result.rows.map(statement.row as (values: unknown[]) => Row);
   }
 
   /** Ends the connection; a read after this opens a new one. */
