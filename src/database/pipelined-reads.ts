@@ -9,6 +9,7 @@ import { rowObjects } from './row-objects.ts';
 
 export class PipelinedReads {
   private client: pg.Client | null = null;
+  private closed = false;
   private writesHeld = false;
   /** By SQL text: one name for one text, so each is parsed once per connection; its rows' maker (row-objects.ts). */
   private readonly statements = new Map<string, { name: string; row: ((values: unknown[]) => unknown) | null }>();
@@ -19,6 +20,8 @@ export class PipelinedReads {
   ) {}
 
   async rows<Row>(text: string, values: unknown[]): Promise<Row[]> {
+    // A read arriving while the service stops must not open a connection that would hold the process open.
+    if (this.closed) throw new Error('the database connection is closed');
     const client = this.connection();
     this.holdWritesForThisTurn(client);
     let statement = this.statements.get(text);
@@ -31,8 +34,8 @@ export class PipelinedReads {
     return result.rows.map(statement.row as (values: unknown[]) => Row);
   }
 
-  /** Ends the connection; a read after this opens a new one. */
   async close(): Promise<void> {
+    this.closed = true;
     const client = this.client;
     this.client = null;
     await client?.end();
