@@ -57,7 +57,9 @@ function processCpuMs(pid: number): number {
 
 /** Runs `script` (a .ts file) with tsx in a child process and waits for Fastify's "listening" line. */
 export async function startServerProcess(script: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', script], {
+  // BENCH_CPU_PROFILE_DIR: every server writes a V8 CPU profile there when it stops (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_CPU_PROFILE_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROFILE_DIR}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', script], {
     env: {
       ...process.env,
       DATA_DIR: mkdtempSync(join(tmpdir(), 'skinservice-bench-')),
@@ -190,18 +192,43 @@ export async function compareLoad(
     (a, b) => a.subject.requestsPerSecond / a.reference.requestsPerSecond - b.subject.requestsPerSecond / b.reference.requestsPerSecond,
   );
   const median = results[Math.floor(results.length / 2)]!;
-  const cpuRatios: number[] = [];
-  for (let round = 0; round < rounds; round += 1) {
-    const referenceCpu = (await load({ ...reference, rate: FIXED_RATE })).cpuMicrosPerRequest;
-    const subjectCpu = (await load({ ...subject, rate: FIXED_RATE })).cpuMicrosPerRequest;
-    if (referenceCpu !== undefined && subjectCpu !== undefined) cpuRatios.push(referenceCpu / subjectCpu);
-  }
-  cpuRatios.sort((a, b) => a - b);
+  const cpu = await compareServerCpu(subject, reference, rounds);
   return {
     ...median,
     ratio: median.subject.requestsPerSecond / median.reference.requestsPerSecond,
-    cpuRatio: cpuRatios[Math.floor(cpuRatios.length / 2)] ?? Number.NaN,
+    cpuRatio: 1 / cpu.ratio,
   };
+}
+
+export interface CpuComparison {
+  /** Medians over the rounds of the server CPU per request, in microseconds. */
+  subjectMicros: number;
+  referenceMicros: number;
+  /** Median over the rounds of subject/reference server CPU per request. */
+  ratio: number;
+}
+
+const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** Server CPU per request of a route and its reference at a fixed rate, measured alternately round after round. */
+export async function compareServerCpu(
+  subject: Parameters<typeof load>[0],
+  reference: Parameters<typeof load>[0],
+  rounds = 5,
+  rate = FIXED_RATE,
+): Promise<CpuComparison> {
+  const subjectMicros: number[] = [];
+  const referenceMicros: number[] = [];
+  const ratios: number[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const referenceCpu = (await load({ ...reference, rate })).cpuMicrosPerRequest;
+    const subjectCpu = (await load({ ...subject, rate })).cpuMicrosPerRequest;
+    if (referenceCpu === undefined || subjectCpu === undefined) throw new Error('compareServerCpu: both loads need their server');
+    subjectMicros.push(subjectCpu);
+    referenceMicros.push(referenceCpu);
+    ratios.push(subjectCpu / referenceCpu);
+  }
+  return { subjectMicros: medianOf(subjectMicros), referenceMicros: medianOf(referenceMicros), ratio: medianOf(ratios) };
 }
 
 export interface Figure {

@@ -2,6 +2,7 @@
 // Set TEST_POSTGRES_URL to include the PostgreSQL rows.
 import { machine, runAccountBench } from './accounts.ts';
 import { runAdminBench } from './admin.ts';
+import { runDatabaseBench } from './databases.ts';
 import { runGameBench } from './game.ts';
 import { runDropInBench, runImageHttpBench } from './images.ts';
 import type { Figure } from './lib.ts';
@@ -61,6 +62,20 @@ for (const admin of await runAdminBench()) {
     figure: `${admin.name}, one at a time, 100,000 users [sqlite]`,
     value: `p50 ${admin.p50Ms.toFixed(2)} ms, p99 ${admin.p99Ms.toFixed(2)} ms`,
   });
+}
+if (process.env.TEST_POSTGRES_URL) {
+  for (const { name, comparison, target } of await runDatabaseBench()) {
+    // Reference over ours, as in the other rows: SQLite's CPU over PostgreSQL's, the bare route's over /api/home's.
+    const cpuRatio = 1 / comparison.ratio;
+    rows.push({
+      figure: name,
+      value: `${comparison.subjectMicros.toFixed(0)} us/req (server CPU, fixed rate)`,
+      against: `${comparison.referenceMicros.toFixed(0)} us/req`,
+      cpuRatio,
+      target,
+      met: target && (cpuRatio >= Number(/(\d+)%/.exec(target)?.[1]) / 100 ? 'yes' : 'no'),
+    });
+  }
 }
 const scale = await runScaleBench();
 for (const row of scale.rows) {

@@ -9,7 +9,7 @@ import { openDatabase } from '../src/database/connect.ts';
 import type { DatabaseSettings } from '../src/settings.ts';
 import { seedUsers } from '../scripts/seed-users.ts';
 import { createTestDatabase } from '../test/support/databases.ts';
-import { BENCH_OWNER, load, ownerToken, startServerProcess, uploadFixtureSkin, type LoadResult } from './lib.ts';
+import { BENCH_OWNER, load, ownerToken, startServerProcess, uploadFixtureSkin, type LoadResult, type ServerProcess } from './lib.ts';
 
 const SKINS = ['classic', 'slim', 'hd-128', 'legacy-64x32', 'no-overlay', 'flat-palette', 'classic-16bit'];
 const CONNECTIONS = 200;
@@ -47,11 +47,24 @@ async function dressSeededPlayers(database: DatabaseSettings, digests: string[])
   }
 }
 
-async function runOn(kind: 'sqlite' | 'postgres', users: number, seconds: number): Promise<ScaleRow[]> {
+export interface SeededServer {
+  server: ServerProcess;
+  /** A token of the owner (BENCH_OWNER), who uploaded the fixture skins. */
+  ownerToken: string;
+  randomPlayer(): string;
+  stop(): Promise<void>;
+}
+
+/** A server process on a fresh database of `kind` with `users` seeded players, each dressed in a fixture skin. */
+export async function startSeededServer(kind: 'sqlite' | 'postgres', users: number): Promise<SeededServer> {
   const dataDir = mkdtempSync(join(tmpdir(), `skinservice-bench-scale-${kind}-`));
   const database = await createTestDatabase(kind);
   const databaseUrl = database.settings.kind === 'sqlite' ? `sqlite:${database.settings.file}` : database.settings.url;
   const server = await startServerProcess('src/main.ts', { ...BENCH_OWNER, DATA_DIR: dataDir, DATABASE_URL: databaseUrl });
+  const stop = async () => {
+    await server.stop();
+    await database.drop();
+  };
   try {
     const token = await ownerToken(server.url);
     const digests: string[] = [];
@@ -60,8 +73,16 @@ async function runOn(kind: 'sqlite' | 'postgres', users: number, seconds: number
     const uuids = await seedUsers(seedDb, users);
     await seedDb.destroy();
     await dressSeededPlayers(database.settings, digests);
+    return { server, ownerToken: token, randomPlayer: () => uuids[Math.floor(Math.random() * uuids.length)]!, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
 
-    const randomPlayer = () => uuids[Math.floor(Math.random() * uuids.length)]!;
+async function runOn(kind: 'sqlite' | 'postgres', users: number, seconds: number): Promise<ScaleRow[]> {
+  const { server, randomPlayer, stop } = await startSeededServer(kind, users);
+  try {
     const rows: ScaleRow[] = [];
     const measure = async (name: string, nextPath: () => string) => {
       await load({ url: `${server.url}${nextPath()}`, nextPath, connections: CONNECTIONS, seconds: 2 }); // warm-up
@@ -73,8 +94,7 @@ async function runOn(kind: 'sqlite' | 'postgres', users: number, seconds: number
     await measure(`GET /api/skin/head/{random of ${users} players}?type=player`, () => `/api/skin/head/${randomPlayer()}?type=player`);
     return rows;
   } finally {
-    await server.stop();
-    await database.drop();
+    await stop();
   }
 }
 

@@ -8,7 +8,7 @@ import { Profiles } from '../accounts/profile.ts';
 import { createAccount } from '../accounts/service.ts';
 import { LEVELS } from '../accounts/standing.ts';
 import { systemClock } from '../clock.ts';
-import { directSqlite, migrateToLatest, openDatabase } from '../database/connect.ts';
+import { migrateToLatest, openDatabase, sqliteConnection } from '../database/connect.ts';
 import { ApiError } from '../http/envelope.ts';
 import { MemoryCounterStore, RateLimiter } from '../ratelimit/limiter.ts';
 import { LoginFailures } from '../accounts/login-failures.ts';
@@ -126,12 +126,12 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
       case 'backup': {
         const [file] = positionals;
         if (!file) throw new UsageError('backup needs FILE');
-        const sqlite = directSqlite(db);
+        const sqlite = sqliteConnection(db);
         if (!sqlite) throw new UsageError('backup copies SQLite databases; back up PostgreSQL with pg_dump (docs/operations.md)');
         if (existsSync(file)) throw new UsageError(`${file} exists already; name a new file`);
         if (!existsSync(dirname(file))) throw new UsageError(`the folder ${dirname(file)} does not exist; create it first`);
         // SQLite's online backup API: copies page by page and restarts when a writer changes a page it copied.
-        const { totalPages } = await sqlite.connection.backup(file).catch((error: unknown) => {
+        const { totalPages } = await sqlite.backup(file).catch((error: unknown) => {
           rmSync(file, { force: true }); // no half-written copy that looks like a backup
           throw error;
         });

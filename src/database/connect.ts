@@ -14,6 +14,7 @@ import * as twoFactor from './migrations/006_two_factor.ts';
 import * as registration from './migrations/007_registration.ts';
 import * as discord from './migrations/008_discord.ts';
 import * as language from './migrations/009_language.ts';
+import { PipelinedReads } from './pipelined-reads.ts';
 import type { Database } from './schema.ts';
 
 // int8 (bigint: millisecond times, COUNT(*)) would arrive as strings; every value we store fits a double.
@@ -40,8 +41,12 @@ export function openDatabase(settings: DatabaseSettings, onConnectionError: (err
   if (settings.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: settings.url, max: POSTGRES_POOL_SIZE });
     pool.on('error', onConnectionError);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const reads = new PipelinedReads(settings.url, onConnectionError);
+    // Kysely ends the pool on destroy(); the reads' connection ends with it.
+    const endsBoth = { connect: () => pool.connect(), end: async () => void (await Promise.all([reads.close(), pool.end()])) };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: endsBoth }) });
     postgresPools.set(db, pool);
+    postgresReads.set(db, reads);
     return db;
   }
   mkdirSync(dirname(settings.file), { recursive: true });
@@ -53,7 +58,7 @@ export function openDatabase(settings: DatabaseSettings, onConnectionError: (err
   connection.pragma('synchronous = NORMAL');
   const cached = withStatementCache(connection);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
-  sqliteConnections.set(db, { connection, prepare: cached.prepare });
+  sqliteConnections.set(db, connection);
   return db;
 }
 
@@ -67,16 +72,17 @@ export function connectionPoolUse(db: Kysely<Database>): { total: number; idle: 
   return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: POSTGRES_POOL_SIZE };
 }
 
-export interface DirectSqlite {
-  connection: SQLite.Database;
-  prepare(sqlText: string): SQLite.Statement;
+const sqliteConnections = new WeakMap<Kysely<Database>, SQLite.Database>();
+const postgresReads = new WeakMap<Kysely<Database>, PipelinedReads>();
+
+/** The SQLite connection behind `db` (the compiled-once reads of reusable-query.ts, backups); undefined on PostgreSQL. */
+export function sqliteConnection(db: Kysely<Database>): SQLite.Database | undefined {
+  return sqliteConnections.get(db);
 }
 
-const sqliteConnections = new WeakMap<Kysely<Database>, DirectSqlite>();
-
-/** The SQLite connection behind `db`, for the compiled-once reads of reusable-query.ts; undefined on PostgreSQL. */
-export function directSqlite(db: Kysely<Database>): DirectSqlite | undefined {
-  return sqliteConnections.get(db);
+/** The PostgreSQL connection of the compiled-once reads of reusable-query.ts; undefined on SQLite. */
+export function pipelinedReads(db: Kysely<Database>): PipelinedReads | undefined {
+  return postgresReads.get(db);
 }
 
 /**

@@ -68,6 +68,19 @@ export function t(language: Language, key: string, params: Params = {}): string 
 /** Whether `key` exists in the English catalogue (keys are checked in tests; fixed texts are not keys). */
 export const hasKey = (key: string) => instance.exists(key, { lng: DEFAULT_LANGUAGE });
 
+/**
+ * Sentences without values, by language and key: the catalogues do not change while the process runs, and
+ * i18next's lookup is a measurable part of a small answer's cost (every success envelope says "OK").
+ */
+const plainSentences = new Map<Language, Map<string, string>>(LANGUAGES.map((language) => [language, new Map()]));
+
 export function render(language: Language, message: Message): string {
-  return t(language, message.key, message.params);
+  if (message.params !== undefined) return t(language, message.key, message.params);
+  const sentences = plainSentences.get(language)!;
+  let sentence = sentences.get(message.key);
+  if (sentence === undefined) {
+    sentence = t(language, message.key);
+    sentences.set(message.key, sentence);
+  }
+  return sentence;
 }
