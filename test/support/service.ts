@@ -191,7 +191,8 @@ export async function startServiceProcess(options: {
         return (await fetch(`${base}/readyz`).catch(() => null))?.status === 200;
       },
       'the service process to be ready',
-      30_000,
+      // Each process compiles the service with tsx first: four at once beside the browser tests took over 30 s once.
+      90_000,
     );
   } catch (error) {
     child.kill('SIGKILL'); // a process that never became ready must not outlive the test
