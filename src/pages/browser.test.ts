@@ -562,7 +562,8 @@ describeEachDatabase('web pages in a browser', (kind) => {
           `first contentful paint ${firstPaint.toFixed(0)} ms`,
       );
       for (const load of loads) assert.deepEqual(load.withThreeJs, [], 'the login page downloads no chunk with three.js');
-      assert.ok(bytes < 30_000, `the login page transfers ${bytes} bytes (about 50,000 uncompressed)`);
+      // The budget: about 24 kB of app, styles and English texts, and i18next's 14 kB (docs/performance.md, Languages).
+      assert.ok(bytes < 40_000, `the login page transfers ${bytes} bytes (about 120,000 uncompressed)`);
       assert.ok(firstPaint > 0, 'the browser reports a first contentful paint');
 
       // The profile still gets the 3D preview: three.js comes there, as a chunk of its own, once the page is up.

@@ -17,12 +17,12 @@
 //                        so code never joins translated fragments.
 //   loadNamespace(ns)    adds a namespace (the admin console's "admin") in every loaded language; await it before use.
 //
-// English is bundled with the login page and resolved by a small resolver of the same key, plural and {{}} rules
-// (Intl.PluralRules, as i18next itself uses): i18next and the Russian and Chinese catalogues load on demand, as chunks
-// of their own, when the page is in one of those languages (the login page's byte budget, docs/performance.md).
+// Every language goes through i18next (plurals by Intl.PluralRules, {{values}}, key paths), as on the server. English
+// web.json is bundled with the login page; the Russian and Chinese catalogues load on demand, as chunks of their own,
+// when the page is in one of those languages (what each costs: docs/performance.md).
 import { Fragment, h, type ComponentChildren, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { i18n as I18n } from 'i18next';
+import { createInstance } from 'i18next';
 import englishWeb from '../../locales/en/web.json';
 
 export const LANGUAGES = ['en', 'ru', 'zh-CN'] as const;
@@ -73,36 +73,28 @@ export function registerNamespace(namespace: string, loaders: Record<Language, (
   for (const language of LANGUAGES) CATALOGUES[`${language}/${namespace}`] = loaders[language];
 }
 
-const resources: Record<string, Record<string, Tree>> = { en: { web: englishWeb as Tree } };
 const namespaces = new Set(['web']);
 let current: Language = 'en';
-let engine: I18n | null = null;
 const listeners = new Set<() => void>();
 
+const engine = createInstance();
+// English is there from the start, so the first render needs no wait; initAsync: false makes init finish at once.
+void engine.init({
+  resources: { en: { web: englishWeb as Tree } },
+  lng: 'en',
+  fallbackLng: 'en',
+  ns: ['web'],
+  defaultNS: 'web',
+  interpolation: { escapeValue: false },
+  returnNull: false,
+  initAsync: false,
+});
+
 async function loadCatalogue(language: Language, namespace: string) {
-  if (resources[language]?.[namespace]) return;
+  if (engine.hasResourceBundle(language, namespace)) return;
   const loader = CATALOGUES[`${language}/${namespace}`];
   if (!loader) throw new Error(`No catalogue ${language}/${namespace}`);
-  const tree = (await loader()).default;
-  (resources[language] ??= {})[namespace] = tree;
-  engine?.addResourceBundle(language, namespace, tree, true, true);
-}
-
-async function loadEngine(): Promise<I18n> {
-  if (engine) return engine;
-  const { createInstance } = await import('i18next');
-  const instance = createInstance();
-  await instance.init({
-    resources,
-    lng: current,
-    fallbackLng: 'en',
-    ns: [...namespaces],
-    defaultNS: 'web',
-    interpolation: { escapeValue: false },
-    returnNull: false,
-  });
-  engine = instance;
-  return instance;
+  engine.addResourceBundle(language, namespace, (await loader()).default, true, true);
 }
 
 /** Adds a namespace (its catalogue in English and the current language). */
@@ -112,32 +104,10 @@ export async function loadNamespace(namespace: string) {
   listeners.forEach((listener) => listener());
 }
 
-function lookup(tree: Tree | undefined, path: string): string | Tree | undefined {
-  let node: string | Tree | undefined = tree;
-  for (const part of path.split('.')) node = typeof node === 'object' ? node[part] : undefined;
-  return node;
-}
-
-const englishPlurals = new Intl.PluralRules('en');
-
-/** English without i18next: the same rules (key path, _one/_other by Intl.PluralRules, {{name}}). */
-function english(key: string, params: Record<string, unknown>): string {
-  const [namespace, path] = key.includes(':') ? (key.split(':', 2) as [string, string]) : ['web', key];
-  const tree = resources.en?.[namespace];
-  let text = lookup(tree, path);
-  if (typeof params.count === 'number') {
-    const plural = lookup(tree, `${path}_${englishPlurals.select(params.count)}`) ?? lookup(tree, `${path}_other`);
-    if (typeof plural === 'string') text = plural;
-  }
-  if (typeof text !== 'string') return key;
-  return text.replace(/\{\{\s*([^}\s]+)\s*\}\}/g, (whole, name: string) => (name in params ? String(params[name]) : whole));
-}
-
 export type Params = Record<string, string | number | undefined>;
 
 export function t(key: string, params: Params = {}): string {
-  if (current !== 'en' && engine) return engine.t(key, params) as string;
-  return english(key, params);
+  return engine.t(key, params) as string;
 }
 
 export const language = (): Language => current;
@@ -162,10 +132,8 @@ export function useLanguage(): Language {
 }
 
 async function apply(chosen: Language) {
-  if (chosen !== 'en') {
-    await Promise.all([loadEngine(), ...[...namespaces].map((namespace) => loadCatalogue(chosen, namespace))]);
-    await engine!.changeLanguage(chosen);
-  }
+  await Promise.all([...namespaces].map((namespace) => loadCatalogue(chosen, namespace)));
+  await engine.changeLanguage(chosen);
   current = chosen;
   document.documentElement.lang = chosen;
   listeners.forEach((listener) => listener());
