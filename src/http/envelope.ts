@@ -256,6 +256,11 @@ const FRAMEWORK_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'http.invalidJson',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'http.emptyJson',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'http.contentLength',
+  // @fastify/multipart's limits on an upload's parts (src/textures/multipart.ts), and a field named like a prototype key.
+  FST_FILES_LIMIT: 'http.uploadTooManyParts',
+  FST_FIELDS_LIMIT: 'http.uploadTooManyParts',
+  FST_PARTS_LIMIT: 'http.uploadTooManyParts',
+  FST_PROTO_VIOLATION: 'http.uploadFieldName',
 };
 
 export interface EnvelopeOptions {

@@ -163,7 +163,7 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
 
   it('refuses the 101st skin of a player and writes nothing of it', () => uploadPastTheSkinLimit(service));
 
-  it('refuses an oversized file with 413, a wrong field with 400 and JSON with 415', async () => {
+  it('refuses an oversized file or too many parts with 413, a wrong field with 400 and JSON with 415', async () => {
     const player = await service.registerPlayer();
     const oversized = Buffer.concat([fixture('skins/classic.png'), Buffer.alloc(1024 * 1024)]);
     const big = await service.upload('/api/home/skins', player.token, {}, skinFile('big', oversized));
@@ -180,6 +180,17 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     assert.equal(badSlim.status, 400);
     const anonymous = await service.upload('/api/home/skins', undefined, {}, skinFile('classic'));
     assert.equal(anonymous.status, 401);
+    // Past the upload's part limits the answer is a sentence of ours with its key, not the library's English.
+    const manyFields = Object.fromEntries(Array.from({ length: 30 }, (_, index) => [`field${index}`, 'x']));
+    const tooMany = await service.upload('/api/home/skins', player.token, manyFields, skinFile('classic'));
+    assert.equal(tooMany.status, 413);
+    assert.equal(tooMany.body.msg, 'The upload has too many parts: send one PNG file and a few fields');
+    assert.equal(tooMany.headers['x-error-key'], 'http.uploadTooManyParts');
+    const twoFiles = await service.upload('/api/home/skins', player.token, {}, [...skinFile('classic'), ...skinFile('slim')]);
+    assert.equal(twoFiles.status, 413, 'a second file is refused');
+    assert.equal(twoFiles.headers['x-error-key'], 'http.uploadTooManyParts');
+    const home = await service.call('GET', '/api/home', { token: player.token });
+    assert.deepEqual(home.body.data.Skins, [], 'no refused upload left a skin');
   });
 
   it('stores the same texture once and removes it only when nothing refers to it', async () => {
