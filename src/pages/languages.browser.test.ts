@@ -239,6 +239,22 @@ describeEachDatabase('the pages in Russian and Chinese', (kind) => {
     },
   );
 
+  it('says the default site name (SERVER_NAME unset) in the page’s language', { skip: skipReason ?? false }, async () => {
+    const page = await openRussianPage();
+    // The service's real metadata with the name it announces when SERVER_NAME is not set.
+    await page.route('**/api/yggdrasil/', async (route) => {
+      const response = await route.fetch();
+      const root = (await response.json()) as { meta: { serverName: string } };
+      await route.fulfill({ response, json: { ...root, meta: { ...root.meta, serverName: 'Skin service' } } });
+    });
+    await page.goto(`${origin}/login`);
+    await page.getByRole('link', { name: 'Сервис скинов' }).waitFor();
+    await page.waitForFunction((title) => document.title === title, 'Вход · Сервис скинов');
+    await assertNoEnglish(page, '/login with the default site name', []);
+    await page.unrouteAll({ behavior: 'wait' });
+    await page.context().close();
+  });
+
   it(
     'remembers a visitor’s choice in this browser, and an account’s choice over the browser’s',
     { skip: skipReason ?? false },

@@ -8,6 +8,8 @@ import { Link } from './router.tsx';
 
 /** Until the service has answered, and if it cannot: SERVER_NAME's own default (in the page's language). */
 const FALLBACK_SITE_NAME = '';
+/** SERVER_NAME's default (contract section 9): English words, so the pages say them in their own language instead. */
+const DEFAULT_SERVER_NAME = 'Skin service';
 let siteNameRequest: Promise<string> | null = null;
 let knownSiteName: string | null = null;
 
@@ -20,7 +22,10 @@ export function useSiteName(): string {
   useEffect(() => {
     siteNameRequest ??= fetch('/api/yggdrasil/')
       .then((response) => (response.ok ? response.json() : null))
-      .then((root: { meta?: { serverName?: string } } | null) => root?.meta?.serverName || FALLBACK_SITE_NAME)
+      .then((root: { meta?: { serverName?: string } } | null) => {
+        const announced = root?.meta?.serverName;
+        return announced && announced !== DEFAULT_SERVER_NAME ? announced : FALLBACK_SITE_NAME;
+      })
       .catch(() => FALLBACK_SITE_NAME)
       .then((found) => (knownSiteName = found));
     let current = true;
