@@ -305,7 +305,7 @@ describeEachDatabase('web pages in a browser', (kind) => {
     await editor.getByLabel('Expires (empty: never)').fill(local);
     await editor.getByRole('button', { name: 'Grant role' }).click();
     await editor.getByText('Role moderator granted until').waitFor();
-    await editor.getByText('Acts as moderator').waitFor();
+    await editor.getByText('Acts as moderator (stored level player, raised by a role)', { exact: true }).waitFor();
     // The stored level stays 0: saving the form must not write the granted level into it.
     assert.equal(await editor.getByLabel('Permission level (without role grants)').inputValue(), '0');
     await editor.getByRole('button', { name: 'Save user' }).click();

@@ -65,8 +65,11 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
       <p class="muted">
         <span>{user.Uuid ? t('admin:editor.uuid', { uuid: user.Uuid }) : t('admin:editor.noUuid')}</span>
         <br />
-        <strong>{t('admin:editor.actsAs', { level: levelName(banned ? LEVELS.banned : user.PermLvl) })}</strong>
-        {user.PermLvl !== user.Perms && !banned ? ` ${t('admin:editor.raised', { level: levelName(user.Perms) })}` : ''}
+        <strong>
+          {user.PermLvl !== user.Perms && !banned
+            ? t('admin:editor.actsAsRaised', { level: levelName(user.PermLvl), stored: levelName(user.Perms) })
+            : t('admin:editor.actsAs', { level: levelName(banned ? LEVELS.banned : user.PermLvl) })}
+        </strong>
         {' · '}
         {t('admin:editor.skins', { count: user.Skins.length })}
         {' · '}
