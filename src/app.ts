@@ -17,6 +17,7 @@ import { TwoFactorService } from './two-factor/service.ts';
 import { type Clock, systemClock } from './clock.ts';
 import { migrateToLatest, openDatabase } from './database/connect.ts';
 import { healthRoutes } from './health/routes.ts';
+import { Housekeeping } from './housekeeping/housekeeping.ts';
 import { imageRoutes } from './images/routes.ts';
 import { dropInRoutes } from './dropin/routes.ts';
 import { imageCacheBudgets, ImageService } from './images/service.ts';
@@ -68,6 +69,8 @@ export interface AppOptions {
   logger?: boolean;
   /** The built pages (tests may build them elsewhere); web/dist by default. */
   webDir?: string;
+  /** How often ended sessions and tokens are removed (src/housekeeping); hourly by default. */
+  housekeepingIntervalMs?: number;
 }
 
 export async function buildApp(settings: Settings, options: AppOptions = {}): Promise<FastifyInstance> {
@@ -132,15 +135,17 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
   });
   const mailWorker = new MailWorker(db, transport, clock, app.log, { ...DEFAULT_MAIL_WORKER_OPTIONS, ...options.mailWorker });
   const broadcaster = new Broadcaster(db, clock, app.log, { ...DEFAULT_BROADCAST_OPTIONS, ...options.broadcast }, () => mailWorker.wake());
+  const housekeeping = new Housekeeping(db, clock, app.log, options.housekeepingIntervalMs);
   app.addHook('onReady', async () => {
     mailWorker.start();
     broadcaster.start();
+    housekeeping.start();
   });
   // The loops stop as soon as a stop begins, while the requests in flight finish, so that a stalled SMTP server and a
   // stuck client do not add up. They may be mid-batch and still write their outcome: the database goes last.
   let backgroundStopped: Promise<unknown> = Promise.resolve();
   app.addHook('preClose', async () => {
-    backgroundStopped = Promise.all([broadcaster.stop(), mailWorker.stop()]);
+    backgroundStopped = Promise.all([broadcaster.stop(), mailWorker.stop(), housekeeping.stop()]);
   });
   app.addHook('onClose', async () => {
     await backgroundStopped;

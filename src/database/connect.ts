@@ -14,6 +14,7 @@ import * as twoFactor from './migrations/006_two_factor.ts';
 import * as registration from './migrations/007_registration.ts';
 import * as discord from './migrations/008_discord.ts';
 import * as language from './migrations/009_language.ts';
+import * as expiryIndexes from './migrations/010_expiry_indexes.ts';
 import { PipelinedReads } from './pipelined-reads.ts';
 import type { Database } from './schema.ts';
 
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '007_registration': registration,
   '008_discord': discord,
   '009_language': language,
+  '010_expiry_indexes': expiryIndexes,
 };
 
 /**

@@ -1,0 +1,79 @@
+// Ended sessions and tokens leave the database on the service's own schedule; live and revoked-but-unexpired ones stay.
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { ManualClock } from '../../test/support/clock.ts';
+import { describeEachDatabase } from '../../test/support/databases.ts';
+import { randomAddress, startService, type TestService } from '../../test/support/service.ts';
+import { REFRESH_LIFETIME_MS } from '../gravit/sessions.ts';
+import { GAME_TOKEN_LIFETIME_MS } from '../yggdrasil/tokens.ts';
+
+describeEachDatabase('removing ended sessions and tokens', (kind) => {
+  const clock = new ManualClock();
+  let service: TestService;
+  before(async () => {
+    // A pass every 50 ms: the test moves its clock and waits for the service's own pass.
+    service = await startService(kind, { clock, app: { housekeepingIntervalMs: 50 } });
+  });
+  after(async () => service?.close());
+
+  const sessionsOf = async (userId: number) =>
+    (await service.db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute()).length;
+  const gameTokensOf = async (userId: number) =>
+    (await service.db.selectFrom('game_tokens').select('id').where('user_id', '=', userId).execute()).length;
+  const launcherSessionsOf = async (userId: number) =>
+    (await service.db.selectFrom('launcher_sessions').select('id').where('user_id', '=', userId).execute()).length;
+  const idOf = async (username: string) =>
+    (await service.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+  /** Waits (up to 5 s) for the service's passes to make `count` reach `expected`. */
+  const eventually = async (count: () => Promise<number>, expected: number, what: string) => {
+    for (let attempt = 0; attempt < 100 && (await count()) !== expected; attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(await count(), expected, what);
+  };
+
+  it('removes web sessions, game tokens and launcher sessions once they have ended, and nothing live', async () => {
+    const early = await service.registerPlayer();
+    const earlyId = await idOf(early.username);
+    const game = await service.call('POST', '/api/yggdrasil/authserver/authenticate', {
+      body: { username: early.mail, password: early.password },
+      ip: randomAddress(),
+    });
+    assert.equal(game.status, 200);
+    // A launcher session as the GravitLauncher API writes it (src/gravit/sessions.ts).
+    await service.db
+      .insertInto('launcher_sessions')
+      .values({
+        user_id: earlyId,
+        access_hash: `access-${earlyId}`,
+        refresh_hash: `refresh-${earlyId}`,
+        created_at: clock.now(),
+        access_expires_at: clock.now() + 3600_000,
+        refresh_expires_at: clock.now() + REFRESH_LIFETIME_MS,
+        revoked_at: null,
+      })
+      .execute();
+    const loggedOut = await service.call('POST', '/api/auth/login', { body: { username: early.username, password: early.password } });
+    await service.call('POST', '/api/auth/logout', { token: loggedOut.body.data.jwt });
+    const sessionsBefore = await sessionsOf(earlyId);
+    assert.equal(sessionsBefore, 2, 'the registration and the logged-out login each made a session');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(await sessionsOf(earlyId), sessionsBefore, 'nothing live or revoked-but-unexpired is removed');
+
+    // The web sessions end; a session made now is live.
+    clock.advance(service.settings.jwtTtlSeconds * 1000 + 1000);
+    const later = await service.call('POST', '/api/auth/login', { body: { username: early.username, password: early.password } });
+    await eventually(() => sessionsOf(earlyId), 1, 'only the live session is left');
+    assert.equal((await service.call('GET', '/api/home', { token: later.body.data.jwt })).status, 200, 'and it works');
+    assert.equal((await service.call('GET', '/api/home', { token: early.token })).status, 401, 'the ended one is refused as before');
+    assert.equal(await gameTokensOf(earlyId), 1, 'the game token has not ended yet');
+    assert.equal(await launcherSessionsOf(earlyId), 1, 'nor the launcher session');
+
+    clock.advance(GAME_TOKEN_LIFETIME_MS);
+    await eventually(() => gameTokensOf(earlyId), 0, 'the ended game token is removed');
+    const validate = await service.call('POST', '/api/yggdrasil/authserver/validate', { body: { accessToken: game.body.accessToken } });
+    assert.equal(validate.status, 403, 'and refused as before');
+    assert.equal(await launcherSessionsOf(earlyId), 1);
+
+    clock.advance(REFRESH_LIFETIME_MS);
+    await eventually(() => launcherSessionsOf(earlyId), 0, 'the ended launcher session is removed');
+  });
+});
