@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
-import { BackgroundLoop } from '../mail/background-loop.ts';
+import { BackgroundLoop } from '../background-loop.ts';
 
 export const HOUSEKEEPING_INTERVAL_MS = 3600_000;
 

@@ -8,7 +8,7 @@ import type { Clock } from '../clock.ts';
 import { isPostgres } from '../database/dialect.ts';
 import type { Database } from '../database/schema.ts';
 import { badRequest } from '../http/envelope.ts';
-import { BackgroundLoop } from './background-loop.ts';
+import { BackgroundLoop } from '../background-loop.ts';
 import { queueMail } from './outbox.ts';
 import { broadcastMessage } from './templates.ts';
 

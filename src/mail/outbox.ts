@@ -8,7 +8,7 @@ import { isPostgres } from '../database/dialect.ts';
 import type { Database, Executor } from '../database/schema.ts';
 import { isLanguage, DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import type { MailContent } from './templates.ts';
-import { BackgroundLoop } from './background-loop.ts';
+import { BackgroundLoop } from '../background-loop.ts';
 import { PermanentMailError, type MailTransport } from './transport.ts';
 
 export async function queueMail(
