@@ -16,12 +16,9 @@ describeEachDatabase('removing ended sessions and tokens', (kind) => {
   });
   after(async () => service?.close());
 
-  const sessionsOf = async (userId: number) =>
-    (await service.db.selectFrom('sessions').select('id').where('user_id', '=', userId).execute()).length;
-  const gameTokensOf = async (userId: number) =>
-    (await service.db.selectFrom('game_tokens').select('id').where('user_id', '=', userId).execute()).length;
-  const launcherSessionsOf = async (userId: number) =>
-    (await service.db.selectFrom('launcher_sessions').select('id').where('user_id', '=', userId).execute()).length;
+  /** How many rows of `table` the user has. */
+  const rowsOf = (table: 'sessions' | 'game_tokens' | 'launcher_sessions', userId: number) => async () =>
+    (await service.db.selectFrom(table).select('id').where('user_id', '=', userId).execute()).length;
   const idOf = async (username: string) =>
     (await service.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
   /** Waits (up to 5 s) for the service's passes to make `count` reach `expected`. */
@@ -33,6 +30,9 @@ describeEachDatabase('removing ended sessions and tokens', (kind) => {
   it('removes web sessions, game tokens and launcher sessions once they have ended, and nothing live', async () => {
     const early = await service.registerPlayer();
     const earlyId = await idOf(early.username);
+    const sessions = rowsOf('sessions', earlyId);
+    const gameTokens = rowsOf('game_tokens', earlyId);
+    const launcherSessions = rowsOf('launcher_sessions', earlyId);
     const game = await service.call('POST', '/api/yggdrasil/authserver/authenticate', {
       body: { username: early.mail, password: early.password },
       ip: randomAddress(),
@@ -53,27 +53,27 @@ describeEachDatabase('removing ended sessions and tokens', (kind) => {
       .execute();
     const loggedOut = await service.call('POST', '/api/auth/login', { body: { username: early.username, password: early.password } });
     await service.call('POST', '/api/auth/logout', { token: loggedOut.body.data.jwt });
-    const sessionsBefore = await sessionsOf(earlyId);
+    const sessionsBefore = await sessions();
     assert.equal(sessionsBefore, 2, 'the registration and the logged-out login each made a session');
     await new Promise((resolve) => setTimeout(resolve, 200));
-    assert.equal(await sessionsOf(earlyId), sessionsBefore, 'nothing live or revoked-but-unexpired is removed');
+    assert.equal(await sessions(), sessionsBefore, 'nothing live or revoked-but-unexpired is removed');
 
     // The web sessions end; a session made now is live.
     clock.advance(service.settings.jwtTtlSeconds * 1000 + 1000);
     const later = await service.call('POST', '/api/auth/login', { body: { username: early.username, password: early.password } });
-    await eventually(() => sessionsOf(earlyId), 1, 'only the live session is left');
+    await eventually(sessions, 1, 'only the live session is left');
     assert.equal((await service.call('GET', '/api/home', { token: later.body.data.jwt })).status, 200, 'and it works');
     assert.equal((await service.call('GET', '/api/home', { token: early.token })).status, 401, 'the ended one is refused as before');
-    assert.equal(await gameTokensOf(earlyId), 1, 'the game token has not ended yet');
-    assert.equal(await launcherSessionsOf(earlyId), 1, 'nor the launcher session');
+    assert.equal(await gameTokens(), 1, 'the game token has not ended yet');
+    assert.equal(await launcherSessions(), 1, 'nor the launcher session');
 
     clock.advance(GAME_TOKEN_LIFETIME_MS);
-    await eventually(() => gameTokensOf(earlyId), 0, 'the ended game token is removed');
+    await eventually(gameTokens, 0, 'the ended game token is removed');
     const validate = await service.call('POST', '/api/yggdrasil/authserver/validate', { body: { accessToken: game.body.accessToken } });
     assert.equal(validate.status, 403, 'and refused as before');
-    assert.equal(await launcherSessionsOf(earlyId), 1);
+    assert.equal(await launcherSessions(), 1);
 
     clock.advance(REFRESH_LIFETIME_MS);
-    await eventually(() => launcherSessionsOf(earlyId), 0, 'the ended launcher session is removed');
+    await eventually(launcherSessions, 0, 'the ended launcher session is removed');
   });
 });

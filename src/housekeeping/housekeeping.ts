@@ -9,7 +9,7 @@ import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
 import { BackgroundLoop } from '../background-loop.ts';
 
-export const HOUSEKEEPING_INTERVAL_MS = 3600_000;
+const HOUSEKEEPING_INTERVAL_MS = 3600_000;
 
 /** Rows removed per statement: a large backlog (the first pass on an old database) never holds the writer long. */
 const BATCH = 1000;
@@ -21,7 +21,7 @@ const ENDED = [
   { table: 'launcher_sessions', ends: 'refresh_expires_at' },
 ] as const;
 
-export type Removed = Record<(typeof ENDED)[number]['table'], number>;
+type Removed = Record<(typeof ENDED)[number]['table'], number>;
 
 export class Housekeeping {
   private readonly loop: BackgroundLoop;

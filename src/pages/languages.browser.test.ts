@@ -274,7 +274,7 @@ describeEachDatabase('the pages in Russian and Chinese', (kind) => {
       await page.waitForFunction((title) => document.title === title, `登录 · ${SITE_NAME}`);
       await assertNoEnglish(page, '/login in Chinese', []);
       assert.deepEqual(await accessibilityProblems(page), [], 'the login page in Chinese');
-      // The front page and the registration form in Chinese, then back to the login form by its link.
+      // The registration form (reached by the front page's link) and the front page in Chinese, then the login form again.
       await page.goto(`${origin}/`);
       await page.getByRole('link', { name: '创建账号' }).click();
       await page.getByRole('heading', { name: '创建账号' }).waitFor();
