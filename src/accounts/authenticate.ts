@@ -8,6 +8,7 @@ import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database, UserRow } from '../database/schema.ts';
 import { forbidden, unauthorized } from '../http/envelope.ts';
 import { bearerToken } from '../http/secrets.ts';
+import { holdingsColumn, holdingsFromColumn, type Holding } from './profile.ts';
 import { effectiveLevel, LEVELS, STANDING_MESSAGES, standingProblem } from './standing.ts';
 import type { Tokens } from './tokens.ts';
 
@@ -24,11 +25,15 @@ export interface Caller {
   sessionId: number;
   /** perms raised by an unexpired role grant; -1 when banned. */
   level: number;
+  /** The caller's skins, capes and two-factor flag, on routes that declare `readsHoldings`. */
+  holdings?: Holding[];
 }
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /** The route answers the caller's profile: its holdings are read in the same statement as the session. */
+    readsHoldings?: boolean;
   }
   interface FastifyRequest {
     caller: Caller | null;
@@ -66,49 +71,62 @@ const CALLER_COLUMNS = [
 export type CallerUser = Pick<UserRow, (typeof CALLER_COLUMNS)[number] extends `users.${infer Column}` ? Column : never>;
 
 /** The session named by a token, with its user and role grant: one query on every authenticated request. */
-function sessionLookup(db: Kysely<Database>) {
-  return reusableQuery(db, { sessionId: -101, userId: -102 }, ({ sessionId, userId }) =>
-    db
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .leftJoin('role_grants', 'role_grants.user_id', 'users.id')
-      .select(CALLER_COLUMNS)
-      .select([
-        'sessions.revoked_at as session_revoked_at',
-        'sessions.expires_at as session_expires_at',
-        'role_grants.id as grant_id',
-        'role_grants.role_level as grant_level',
-        'role_grants.expires_at as grant_expires_at',
-        'role_grants.expiry_recorded as grant_expiry_recorded',
-      ])
-      .where('sessions.id', '=', sessionId)
-      .where('sessions.user_id', '=', userId),
-  );
+function sessionQuery(db: Kysely<Database>, { sessionId, userId }: { sessionId: number; userId: number }) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('users', 'users.id', 'sessions.user_id')
+    .leftJoin('role_grants', 'role_grants.user_id', 'users.id')
+    .select(CALLER_COLUMNS)
+    .select([
+      'sessions.revoked_at as session_revoked_at',
+      'sessions.expires_at as session_expires_at',
+      'role_grants.id as grant_id',
+      'role_grants.role_level as grant_level',
+      'role_grants.expires_at as grant_expires_at',
+      'role_grants.expiry_recorded as grant_expiry_recorded',
+    ])
+    .where('sessions.id', '=', sessionId)
+    .where('sessions.user_id', '=', userId);
 }
 
-type SessionLookup = ReturnType<typeof sessionLookup>;
+const PLACEHOLDERS = { sessionId: -101, userId: -102 };
+
+type SessionRow = Awaited<ReturnType<ReturnType<typeof sessionQuery>['execute']>>[number] & { holdings?: unknown };
+type SessionLookup = (params: typeof PLACEHOLDERS) => Promise<SessionRow[]>;
+
+/** The session lookup, compiled once (reusable-query.ts); with the caller's holdings when `withHoldings`. */
+function sessionLookup(db: Kysely<Database>, withHoldings: boolean): SessionLookup {
+  return withHoldings
+    ? reusableQuery(db, PLACEHOLDERS, (params) => sessionQuery(db, params).select(holdingsColumn(db)))
+    : reusableQuery(db, PLACEHOLDERS, (params) => sessionQuery(db, params));
+}
 
 export function installAuthentication(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens, clock: Clock) {
-  const lookup = sessionLookup(db);
   app.decorate('routeAccess', new Map<string, Access>());
   app.decorateRequest('caller', null);
-  const checkAccess = async (request: FastifyRequest) => {
+  const accessCheck = (lookup: SessionLookup) => async (request: FastifyRequest) => {
     const access = request.routeOptions.config.access as Exclude<Access, 'public'>;
     const caller = await identify(request.headers.authorization, db, lookup, tokens, clock);
-    const problem = standingProblem({ ...caller.user, level: caller.level }, access === 'registering' ? ['unverified', 'unfinished'] : []);
+    const { username, mail_verify, mail_verification } = caller.user;
+    const facts = { username, mail_verify, mail_verification, level: caller.level };
+    const problem = standingProblem(facts, access === 'registering' ? ['unverified', 'unfinished'] : []);
     if (problem) throw forbidden(STANDING_MESSAGES[problem]);
     if (access !== 'registering' && caller.level < LEVELS[access]) {
       throw forbidden('accounts.levelNeeded', { level: LEVELS[access], name: access });
     }
     request.caller = caller;
   };
+  const checkAccess = accessCheck(sessionLookup(db, false));
+  const checkAccessReadingHoldings = accessCheck(sessionLookup(db, true));
   // Attached to the protected routes only: public ones (images, the launcher document) pay nothing for it.
   app.addHook('onRoute', (route) => {
     const access = route.config?.access ?? 'public';
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') app.routeAccess.set(`${method} ${route.url}`, access);
     }
-    if (access !== 'public') route.onRequest = [checkAccess, ...[route.onRequest ?? []].flat()];
+    if (access === 'public') return;
+    const check = route.config?.readsHoldings ? checkAccessReadingHoldings : checkAccess;
+    route.onRequest = [check, ...[route.onRequest ?? []].flat()];
   });
 }
 
@@ -127,12 +145,13 @@ async function identify(
   if (!row || row.session_revoked_at !== null || row.session_expires_at <= now) {
     throw unauthorized('accounts.tokenRevoked');
   }
-  const { session_revoked_at, session_expires_at, grant_id, grant_level, grant_expires_at, grant_expiry_recorded, ...user } = row;
+  const { session_revoked_at, session_expires_at, grant_id, grant_level, grant_expires_at, grant_expiry_recorded, holdings, ...user } = row;
   const grant = grant_id !== null && grant_level !== null ? { role_level: grant_level, expires_at: grant_expires_at } : null;
   if (grant && grant_expires_at !== null && grant_expires_at <= now && grant_expiry_recorded === 0) {
     await recordGrantExpiry(db, grant_id!, user.id, grant.role_level, grant_expires_at, now);
   }
-  return { user, sessionId: claims.sessionId, level: effectiveLevel(user.perms, grant, now) };
+  const level = effectiveLevel(user.perms, grant, now);
+  return { user, sessionId: claims.sessionId, level, ...(holdings !== undefined && { holdings: holdingsFromColumn(holdings) }) };
 }
 
 /** Expiry needs no scheduler: the first request that sees a lapsed grant writes it to the audit log, once. */

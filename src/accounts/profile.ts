@@ -1,5 +1,6 @@
 // The user detail shape of interface.md 2.4, shared by GET /api/home and the admin user view.
-import { sql, type Kysely } from 'kysely';
+import { type Expression, sql, type Kysely } from 'kysely';
+import { jsonRows, jsonRowsColumn } from '../database/dialect.ts';
 import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database, UserRow } from '../database/schema.ts';
 import type { UserDetail } from '../http/shapes/user-detail.ts';
@@ -22,47 +23,74 @@ type ProfileUser = Pick<
   | 'language'
 >;
 
-type Holding = 'skin' | 'cape' | 'two_factor';
+type HoldingKind = 'skin' | 'cape' | 'two_factor';
+
+/** One thing a user holds: a skin (with the cape it shows), a cape, or two-factor login being on. */
+export interface Holding {
+  kind: HoldingKind;
+  id: number;
+  uuid: string;
+  name: string;
+  cape_uuid: string | null;
+}
+
+const HOLDING_COLUMNS = ['kind', 'id', 'uuid', 'name', 'cape_uuid'] as const;
+
+/** Everything the detail shape lists of a user, of three tables in one query (one round trip on PostgreSQL). */
+function holdingsOf(db: Kysely<Database>, userId: number | Expression<number>) {
+  const kind = (holding: HoldingKind) => sql.lit(holding).$castTo<HoldingKind>().as('kind');
+  const none = <Column extends string>(column: Column) => sql.lit(null).$castTo<string | null>().as(column);
+  const blank = <Column extends string>(column: Column) => sql.lit('').$castTo<string>().as(column);
+  return (
+    db
+      .selectFrom('skins')
+      .leftJoin('capes', 'capes.id', 'skins.cape_id')
+      .select([kind('skin'), 'skins.id', 'skins.uuid', 'skins.name', 'capes.uuid as cape_uuid'])
+      .where('skins.user_id', '=', userId)
+      .unionAll(
+        db
+          .selectFrom('capes')
+          .innerJoin('cape_owners', 'cape_owners.cape_id', 'capes.id')
+          .select([kind('cape'), 'capes.id', 'capes.uuid', 'capes.name', none('cape_uuid')])
+          .where('cape_owners.user_id', '=', userId),
+      )
+      // Whether two-factor login is on (src/two-factor keeps the table; a setup not confirmed yet does not count).
+      .unionAll(
+        db
+          .selectFrom('two_factor')
+          .select([kind('two_factor'), 'user_id as id', blank('uuid'), blank('name'), none('cape_uuid')])
+          .where('user_id', '=', userId)
+          .where('enabled_at', 'is not', null),
+      )
+  );
+}
+
+/**
+ * The holdings of the user of `users.id` as one column of a statement on `users`: the authentication hook reads them
+ * with the session of GET /api/home, so that the route costs one read. Read the column back with holdingsFromColumn.
+ */
+export const holdingsColumn = (db: Kysely<Database>) =>
+  jsonRowsColumn(db, holdingsOf(db, sql.ref<number>('users.id')).as('holding'), HOLDING_COLUMNS).as('holdings');
+
+/** The holdings of holdingsColumn, in id order like the query of Profiles. */
+export function holdingsFromColumn(value: unknown): Holding[] {
+  return jsonRows(value)
+    .map(([kind, id, uuid, name, cape_uuid]) => ({ kind, id, uuid, name, cape_uuid }) as Holding)
+    .sort((a, b) => a.id - b.id);
+}
 
 export class Profiles {
-  /**
-   * Run on every GET /api/home: compiled once (see reusable-query.ts), and one query rather than three, so that
-   * PostgreSQL answers it in one round trip. Rows of each kind come in id order.
-   */
+  /** Run by the admin user view and after changes: compiled once (see reusable-query.ts). Rows come in id order. */
   private readonly holdingsOf;
 
   constructor(db: Kysely<Database>) {
-    const kind = (holding: Holding) => sql.lit(holding).$castTo<Holding>().as('kind');
-    const none = <Column extends string>(column: Column) => sql.lit(null).$castTo<string | null>().as(column);
-    const blank = <Column extends string>(column: Column) => sql.lit('').$castTo<string>().as(column);
-    this.holdingsOf = reusableQuery(db, { userId: -201 }, ({ userId }) =>
-      db
-        .selectFrom('skins')
-        .leftJoin('capes', 'capes.id', 'skins.cape_id')
-        .select([kind('skin'), 'skins.id', 'skins.uuid', 'skins.name', 'capes.uuid as cape_uuid'])
-        .where('skins.user_id', '=', userId)
-        .unionAll(
-          db
-            .selectFrom('capes')
-            .innerJoin('cape_owners', 'cape_owners.cape_id', 'capes.id')
-            .select([kind('cape'), 'capes.id', 'capes.uuid', 'capes.name', none('cape_uuid')])
-            .where('cape_owners.user_id', '=', userId),
-        )
-        // Whether two-factor login is on (src/two-factor keeps the table; a setup not confirmed yet does not count).
-        .unionAll(
-          db
-            .selectFrom('two_factor')
-            .select([kind('two_factor'), 'user_id as id', blank('uuid'), blank('name'), none('cape_uuid')])
-            .where('user_id', '=', userId)
-            .where('enabled_at', 'is not', null),
-        )
-        .orderBy('id'),
-    );
+    this.holdingsOf = reusableQuery(db, { userId: -201 }, ({ userId }) => holdingsOf(db, userId).orderBy('id'));
   }
 
   /** `level` is the effective level (perms raised by a role grant), which is what a client acts on. */
-  async detail(user: ProfileUser, level: number): Promise<UserDetail> {
-    const holdings = await this.holdingsOf({ userId: user.id });
+  /** `holdings`: read already (with the session, see holdingsColumn); read here when absent. */
+  async detail(user: ProfileUser, level: number, holdings?: Holding[]): Promise<UserDetail> {
+    holdings ??= await this.holdingsOf({ userId: user.id });
     const skins = holdings.filter((holding) => holding.kind === 'skin');
     const capes = holdings.filter((holding) => holding.kind === 'cape');
     return {

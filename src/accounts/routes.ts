@@ -171,7 +171,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
   app.get(
     '/api/home',
     {
-      config: { access: 'registering' },
+      config: { access: 'registering', readsHoldings: true },
       schema: {
         summary: "The caller's profile (the user detail shape)",
         tags: ['home'],
@@ -180,7 +180,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
     },
     async (request) => {
       const caller = callerOf(request);
-      return ok(await profiles.detail(caller.user, caller.level));
+      return ok(await profiles.detail(caller.user, caller.level, caller.holdings));
     },
   );
 

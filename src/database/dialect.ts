@@ -1,5 +1,5 @@
 // What differs between SQLite and PostgreSQL lives here, and nowhere else.
-import { type Kysely, PostgresAdapter } from 'kysely';
+import { type AliasedExpression, type Kysely, PostgresAdapter, type RawBuilder, sql } from 'kysely';
 
 export function isPostgres(db: Kysely<unknown> | Kysely<any>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
@@ -21,3 +21,18 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /** The column type for raw bytes. */
 export const bytesType = (db: Kysely<unknown>) => (isPostgres(db) ? 'bytea' : 'blob');
+
+/**
+ * A list in one column: the rows of `rows` as a JSON array of arrays, one value per column in `columns` order, `[]`
+ * when there are none. With it one statement answers a row and a list that belongs to it (one read, one round trip)
+ * where two queries would otherwise run. Read the column back with jsonRows. The order of the list is not defined.
+ */
+export function jsonRowsColumn(db: Kysely<any>, rows: AliasedExpression<unknown, string>, columns: readonly string[]): RawBuilder<unknown> {
+  const values = sql.join(columns.map((column) => sql.ref(`${rows.alias}.${column}`)));
+  return isPostgres(db)
+    ? sql`(select coalesce(json_agg(json_build_array(${values})), '[]'::json) from ${rows})`
+    : sql`(select json_group_array(json_array(${values})) from ${rows})`;
+}
+
+/** The lists of jsonRowsColumn: SQLite answers the JSON as text, PostgreSQL's driver has parsed it already. */
+export const jsonRows = (value: unknown): unknown[][] => (typeof value === 'string' ? JSON.parse(value) : value) as unknown[][];

@@ -39,11 +39,9 @@ export function languageOf(request: FastifyRequest): Language {
  */
 export function ok<T>(data: T, msg: Message | string = OK, url: string | null = null): Envelope<T> {
   if (typeof msg === 'string') return { error: false, msg, url, data };
-  // The English text only when read (an OpenAPI example, a test): an answer gets the request's language instead.
-  const envelope: Envelope<T> = { error: false, msg: '', url, data };
-  Object.defineProperty(envelope, 'msg', { get: () => render('en', msg), enumerable: true });
-  Object.defineProperty(envelope, MESSAGE, { value: msg });
-  return envelope;
+  // A plain object with the key beside the English text: ok() runs on most requests, and a getter made per call
+  // (as this was) cost more than rendering a sentence, which render() remembers when it has no values.
+  return { error: false, msg: render('en', msg), url, data, [MESSAGE]: msg } as Envelope<T>;
 }
 
 /**
