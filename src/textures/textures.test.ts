@@ -282,6 +282,9 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     const home = (await service.call('GET', '/api/home', { token: player.token })).body.data;
     assert.deepEqual(home.Skins[0], { uuid: skin.uuid, name: 'Renamed', cloak_id: cape.uuid });
     assert.deepEqual(home.Capes, [{ Id: cape.uuid, Name: 'Founder' }]);
+    // GET /api/home reads the lists with the session (one statement); the admin view reads them on their own.
+    const { Id, Perms, ...adminView } = (await service.call('GET', `/api/admin/user/${player.username}`, { token: ownerToken })).body.data;
+    assert.deepEqual(home, adminView);
 
     for (const [method, body] of [
       ['PATCH', { name: 'stolen' }],
