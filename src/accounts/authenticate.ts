@@ -124,7 +124,10 @@ export function installAuthentication(app: FastifyInstance, db: Kysely<Database>
     for (const method of [route.method].flat()) {
       if (method !== 'HEAD') app.routeAccess.set(`${method} ${route.url}`, access);
     }
-    if (access === 'public') return;
+    if (access === 'public') {
+      if (route.config?.readsHoldings) throw new Error(`${route.url}: readsHoldings needs an access other than public`);
+      return;
+    }
     const check = route.config?.readsHoldings ? checkAccessReadingHoldings : checkAccess;
     route.onRequest = [check, ...[route.onRequest ?? []].flat()];
   });

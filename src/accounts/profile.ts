@@ -87,8 +87,10 @@ export class Profiles {
     this.holdingsOf = reusableQuery(db, { userId: -201 }, ({ userId }) => holdingsOf(db, userId).orderBy('id'));
   }
 
-  /** `level` is the effective level (perms raised by a role grant), which is what a client acts on. */
-  /** `holdings`: read already (with the session, see holdingsColumn); read here when absent. */
+  /**
+   * `level` is the effective level (perms raised by a role grant), which is what a client acts on. `holdings`: read
+   * already (with the session, see holdingsColumn); read here when absent.
+   */
   async detail(user: ProfileUser, level: number, holdings?: Holding[]): Promise<UserDetail> {
     holdings ??= await this.holdingsOf({ userId: user.id });
     const skins = holdings.filter((holding) => holding.kind === 'skin');

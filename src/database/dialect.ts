@@ -26,6 +26,7 @@ export const bytesType = (db: Kysely<unknown>) => (isPostgres(db) ? 'bytea' : 'b
  * A list in one column: the rows of `rows` as a JSON array of arrays, one value per column in `columns` order, `[]`
  * when there are none. With it one statement answers a row and a list that belongs to it (one read, one round trip)
  * where two queries would otherwise run. Read the column back with jsonRows. The order of the list is not defined.
+ * Values go through JSON: fit for integers and text, not for bytes, timestamps or integers past 2^53.
  */
 export function jsonRowsColumn(db: Kysely<any>, rows: AliasedExpression<unknown, string>, columns: readonly string[]): RawBuilder<unknown> {
   const values = sql.join(columns.map((column) => sql.ref(`${rows.alias}.${column}`)));
