@@ -5,7 +5,7 @@
 //   node --import tsx bench/against-checkout.ts /tmp/before [path, /api/home by default]
 // The owner of BENCH_OWNER asks; the environment (DATABASE_URL, say) goes to both services.
 import { join } from 'node:path';
-import { BENCH_OWNER, load, ownerToken, startServerProcess, type ServerProcess } from './lib.ts';
+import { BENCH_OWNER, load, medianOf, ownerToken, startServerProcess, type ServerProcess } from './lib.ts';
 
 const [otherCheckout, path = '/api/home'] = process.argv.slice(2);
 if (!otherCheckout) throw new Error('usage: bench/against-checkout.ts <other checkout> [path]');
@@ -32,15 +32,14 @@ try {
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const [name, request] of Object.entries(requests)) micros[name]!.push((await load(request)).cpuMicrosPerRequest!);
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-  const againstBare = (name: string) => median(micros.bare!.map((bare, round) => bare / micros[name]![round]!));
+  const againstBare = (name: string) => medianOf(micros.bare!.map((bare, round) => bare / micros[name]![round]!));
   for (const name of ['other', 'this']) {
     console.log(
-      `${name} checkout, GET ${path}: ${median(micros[name]!).toFixed(0)} us a request (bare route ${median(micros.bare!).toFixed(0)}), ` +
+      `${name} checkout, GET ${path}: ${medianOf(micros[name]!).toFixed(0)} us a request (bare route ${medianOf(micros.bare!).toFixed(0)}), ` +
         `bare over it ${(againstBare(name) * 100).toFixed(0)}%`,
     );
   }
-  console.log(`this over other: ${median(micros.this!.map((ours, round) => ours / micros.other![round]!)).toFixed(2)}x`);
+  console.log(`this over other: ${medianOf(micros.this!.map((ours, round) => ours / micros.other![round]!)).toFixed(2)}x`);
 } finally {
   await Promise.all(Object.values(servers).map((server) => server.stop()));
 }

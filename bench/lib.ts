@@ -208,7 +208,7 @@ export interface CpuComparison {
   ratio: number;
 }
 
-const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+export const medianOf = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 
 /** Server CPU per request of a route and its reference at a fixed rate, measured alternately round after round. */
 export async function compareServerCpu(
