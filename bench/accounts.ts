@@ -2,12 +2,21 @@
 import { cpus } from 'node:os';
 import { verify } from '@node-rs/argon2';
 import { hashPassword } from '../src/accounts/passwords.ts';
-import { BENCH_OWNER, compareLoad, comparisonFigures, load, ownerToken, rate, startServerProcess, type Figure } from './lib.ts';
+import {
+  BENCH_OWNER,
+  compareLoad,
+  comparisonFigures,
+  load,
+  ownerToken,
+  rate,
+  startServerProcess,
+  LOGIN_CONNECTIONS,
+  type Figure,
+} from './lib.ts';
 
 // Enough logins in flight to keep every argon2 thread busy (libuv's pool has 4 threads by default).
 const HASH_CONCURRENCY = 4;
 // More clients than threads, so that the pool always has the next login queued while one is being answered.
-const LOGIN_CONNECTIONS = 16;
 
 export async function runAccountBench(seconds = 5): Promise<Figure[]> {
   const stored = await hashPassword(BENCH_OWNER.OWNER_PASSWORD);

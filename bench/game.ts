@@ -13,10 +13,10 @@ import {
   startServerProcess,
   uploadFixtureSkin,
   type Figure,
+  LOGIN_CONNECTIONS,
 } from './lib.ts';
 
 const HASH_CONCURRENCY = 4;
-const LOGIN_CONNECTIONS = 16;
 /** A join is good for 30 s; the benchmark joins again well within that, so hasJoined keeps answering 200. */
 const REJOIN_MS = 10_000;
 

@@ -4,6 +4,14 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { RULES } from '../src/ratelimit/limiter.ts';
+
+/**
+ * Connections for the login rows: every attempt of one account from one address holds a place on the login limit
+ * until its password proves right (counted before checked, contract section 15), so more attempts in flight than the
+ * limit would be refused with 429. One fewer than the limit, and the two cores stay saturated by the hashing.
+ */
+export const LOGIN_CONNECTIONS = RULES.loginFailuresPerAccountAndAddress.limit - 1;
 
 /** The owner account the benchmark servers create at start (OWNER_* settings). */
 export const BENCH_OWNER = { OWNER_USERNAME: 'BenchOwner', OWNER_MAIL: 'bench@example.org', OWNER_PASSWORD: 'bench password' };

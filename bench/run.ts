@@ -6,6 +6,8 @@ import { runDatabaseBench } from './databases.ts';
 import { runGameBench } from './game.ts';
 import { runDropInBench, runImageHttpBench } from './images.ts';
 import type { Figure } from './lib.ts';
+import { runImportBench } from './import.ts';
+import { runProfileBench } from './profiles.ts';
 import { runRenderBench } from './render.ts';
 import { runScaleBench } from './scale.ts';
 
@@ -55,7 +57,13 @@ for (const render of await runRenderBench()) {
     met: isTarget ? (render.meanMs <= 1 ? 'yes' : 'no') : undefined,
   });
 }
-for (const figure of [...(await runAccountBench()), ...(await runImageHttpBench()), ...(await runDropInBench()), ...(await runGameBench())])
+for (const figure of [
+  ...(await runAccountBench()),
+  ...(await runImageHttpBench()),
+  ...(await runDropInBench()),
+  ...(await runGameBench()),
+  ...(await runProfileBench()),
+])
   rows.push(httpRow(figure));
 for (const admin of await runAdminBench()) {
   rows.push({
@@ -77,6 +85,20 @@ if (process.env.TEST_POSTGRES_URL) {
     });
   }
 }
+const imports = await runImportBench();
+const [withoutTextures, withSkins] = imports.figures;
+for (const figure of imports.figures) {
+  rows.push({
+    figure: figure.name,
+    value: `${figure.accountsPerSecond.toFixed(0)} accounts/s; peak RSS ${figure.peakRssMb.toFixed(0)} MiB`,
+    ...(figure === withSkins && withoutTextures
+      ? {
+          against: `without textures (${withoutTextures.accountsPerSecond.toFixed(0)})`,
+          ratio: figure.accountsPerSecond / withoutTextures.accountsPerSecond,
+        }
+      : {}),
+  });
+}
 const scale = await runScaleBench();
 for (const row of scale.rows) {
   const { requestsPerSecond, p50Ms, p99Ms } = row.result;
@@ -97,3 +119,4 @@ for (const row of rows) {
   );
 }
 if (scale.skipped) console.log(`\n${scale.skipped}`);
+if (imports.skipped) console.log(`\n${imports.skipped}`);

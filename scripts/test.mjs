@@ -1,17 +1,36 @@
 // `npm test`: every *.test.ts under src/ and test/, through node's own test runner with tsx.
+// `npm test -- FILE...`: only those files (a folder: the *.test.ts files under it); other arguments, such as
+// `--test-name-pattern=PATTERN`, go to node as they are.
 import { spawnSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-// The browser tests load the pages from web/dist: build them from the current sources first (about a second).
+/** The *.test.ts files under `root` (a folder), sorted. */
+const testFilesUnder = (root) =>
+  readdirSync(root, { recursive: true })
+    .map((file) => join(root, String(file)))
+    .filter((file) => file.endsWith('.test.ts'))
+    .sort();
+
+const nodeArguments = [];
+const chosenFiles = [];
+for (const argument of process.argv.slice(2)) {
+  if (!argument.startsWith('-') && existsSync(argument)) {
+    chosenFiles.push(...(statSync(argument).isDirectory() ? testFilesUnder(argument) : [argument]));
+  } else if (!argument.startsWith('-') && argument.endsWith('.test.ts')) {
+    console.error(`npm test: no file ${argument}`);
+    process.exit(1);
+  } else {
+    nodeArguments.push(argument);
+  }
+}
+
+// The browser tests load the pages from web/dist: build them from the current sources first (a few seconds).
 const built = spawnSync('npm', ['run', 'build:web'], { stdio: 'inherit' });
 if (built.status !== 0) process.exit(built.status ?? 1);
 
-const testFiles = ['src', 'test']
-  .flatMap((root) => readdirSync(root, { recursive: true }).map((file) => join(root, String(file))))
-  .filter((file) => file.endsWith('.test.ts'))
-  .sort();
-const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...process.argv.slice(2), ...testFiles], {
+const testFiles = chosenFiles.length > 0 ? chosenFiles : ['src', 'test'].flatMap(testFilesUnder);
+const result = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...nodeArguments, ...testFiles], {
   stdio: 'inherit',
 });
 process.exit(result.status ?? 1);

@@ -9,9 +9,12 @@ import { Profiles } from './accounts/profile.ts';
 import { adminRoutes } from './admin/routes.ts';
 import { UserAdmin } from './admin/service.ts';
 import { accountRoutes } from './accounts/routes.ts';
+import { passwordCheckRoutes } from './accounts/password-check.ts';
 import { AccountService } from './accounts/service.ts';
 import { Tokens } from './accounts/tokens.ts';
 import { twoFactorRoutes } from './two-factor/routes.ts';
+import { appPasswordRoutes } from './app-passwords/routes.ts';
+import { AppPasswords } from './app-passwords/service.ts';
 import { SecretBox } from './two-factor/secret-box.ts';
 import { TwoFactorService } from './two-factor/service.ts';
 import { type Clock, systemClock } from './clock.ts';
@@ -44,22 +47,33 @@ import { Metrics } from './metrics/metrics.ts';
 import { installRequestDurations, RequestDurations } from './metrics/request-durations.ts';
 import { metricsRoutes } from './metrics/routes.ts';
 import { installOpenApi } from './openapi/openapi.ts';
+import { iconRoutes } from './pages/icons.ts';
 import { answerUnknownPage, pageRoutes, readBuiltPages } from './pages/routes.ts';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore } from './ratelimit/limiter.ts';
 import { LoginFailures } from './accounts/login-failures.ts';
 import type { Settings } from './settings.ts';
 import { TextureLibrary } from './textures/library.ts';
 import { textureRoutes } from './textures/routes.ts';
-import { DatabaseTextureStore, FileTextureStore } from './textures/store.ts';
+import { textureStoreOf } from './textures/store.ts';
 import { Wardrobe } from './textures/wardrobe.ts';
 import { playerWearingLookups } from './textures/worn.ts';
 import { API_ROOT_PATH } from './yggdrasil/errors.ts';
 import { GameProfiles } from './yggdrasil/profiles.ts';
+import { profileRoutes } from './profiles/routes.ts';
+import { AccountProfiles } from './profiles/service.ts';
 import { yggdrasilRoutes } from './yggdrasil/routes.ts';
 import { YggdrasilService } from './yggdrasil/service.ts';
 import { GameTokens } from './yggdrasil/tokens.ts';
+import { PlayerCertificateKeys } from './yggdrasil/certificates.ts';
 import { JoinRecords } from './joins/join-records.ts';
 import { lazyServiceKey } from './signing/service-key.ts';
+import { requestLogFields } from './http/request-log.ts';
+import { Consent } from './oauth/consent.ts';
+import { sharedClientId } from './oauth/clients.ts';
+import { OAuthGrants } from './oauth/grants.ts';
+import { createProvider } from './oauth/provider.ts';
+import { clientRoutes, consentRoutes, grantRoutes, providerRoutes } from './oauth/routes.ts';
+import { RegisteredClients } from './oauth/registered-clients.ts';
 
 export interface AppOptions {
   clock?: Clock;
@@ -67,6 +81,8 @@ export interface AppOptions {
   broadcast?: Partial<BroadcastOptions>;
   /** false: no request logging (tests); the default logs at settings.logLevel. */
   logger?: boolean;
+  /** Where log lines go (main.ts: readable lines on a terminal); standard output, as JSON lines, by default. */
+  logDestination?: { write(line: string): void };
   /** The built pages (tests may build them elsewhere); web/dist by default. */
   webDir?: string;
   /** How often ended sessions and tokens are removed (src/housekeeping); hourly by default. */
@@ -77,9 +93,18 @@ export async function buildApp(settings: Settings, options: AppOptions = {}): Pr
   const clock = options.clock ?? systemClock;
   const app = Fastify({
     ...envelopeServerOptions,
-    logger: options.logger === false ? false : { level: settings.logLevel },
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: settings.logLevel,
+            serializers: { req: requestLogFields },
+            ...(options.logDestination && { stream: options.logDestination }),
+          },
     genReqId: requestIdGenerator(settings.trustProxy),
-    trustProxy: settings.trustProxy,
+    // true trusts one hop, the nearest proxy: the address it saw, not one a client wrote into X-Forwarded-For before
+    // it. (Fastify's own true trusts every hop; its hop count 1 trusts none.)
+    trustProxy: settings.trustProxy === true ? (_address: string, hop: number) => hop === 0 : settings.trustProxy,
     bodyLimit: 64 * 1024,
     // allowUnionTypes: expired_at is a number or an ISO string (contract section 3).
     ajv: { customOptions: { removeAdditional: false, allErrors: false, allowUnionTypes: true } },
@@ -125,7 +150,10 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
   await migrateToLatest(db);
 
   const redis = settings.redisUrl ? new Redis(settings.redisUrl, { maxRetriesPerRequest: 2, lazyConnect: false }) : null;
-  const limiter = new RateLimiter(redis ? new RedisCounterStore(redis) : new MemoryCounterStore(clock));
+  // In a shared Redis, under the name this database holds (migration 014): another service's counters never mix in.
+  const redisPrefix = async () =>
+    `skinservice:rate:${(await db.selectFrom('deployment').select('namespace').executeTakeFirstOrThrow()).namespace}:`;
+  const limiter = new RateLimiter(redis ? new RedisCounterStore(redis, await redisPrefix()) : new MemoryCounterStore(clock));
 
   const transport = createMailTransport({
     smtpUrl: settings.smtpUrl,
@@ -164,9 +192,11 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
     publicUrl: settings.publicUrl,
     mailQueued: () => mailWorker.wake(),
   });
-  // Every way in checks passwords here, and with it the second factor of an account that has two-factor login on.
-  const credentials = new Credentials(db, failures, twoFactor);
-  const registration = new Registration(db, clock, settings.publicUrl, settings.registration);
+  const appPasswords = new AppPasswords(db, clock);
+  // Every way in checks passwords here, and with it the second factor of an account that has two-factor login on
+  // (and, where a way in takes them, the account's app passwords).
+  const credentials = new Credentials(db, failures, twoFactor, clock, appPasswords);
+  const registration = new Registration(db, clock, settings.publicUrl, settings.registration, limiter);
   const accounts = new AccountService({
     db,
     clock,
@@ -179,6 +209,7 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
     texturesChanged: () => images.forgetResolutions(),
     releaseTextures: (work) => library.releasing(work),
     publicUrl: settings.publicUrl,
+    profileRules: settings.profiles,
     admission: registration,
   });
   if (settings.owner) {
@@ -186,8 +217,7 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
     app.log.info({ username: settings.owner.username }, outcome === 'created' ? 'owner account created' : 'owner account exists');
   }
 
-  const store =
-    settings.textureStore === 'database' ? new DatabaseTextureStore(db) : new FileTextureStore(join(settings.dataDir, 'textures'));
+  const store = textureStoreOf(settings, db);
   const cacheBudgets = imageCacheBudgets(settings.renderCacheBytes);
   const library = new TextureLibrary(db, store, clock, cacheBudgets.textures);
   const swept = await library.sweep();
@@ -207,14 +237,29 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
   const stopAnsweringMetrics = answerMetricsRequests(() => metrics.processMetrics());
   app.addHook('onClose', async () => stopAnsweringMetrics());
 
-  const profiles = new Profiles(db);
+  const profiles = new Profiles(db, settings.profiles.maxProfiles);
   await installOpenApi(app, settings.publicUrl);
-  installAuthentication(app, db, tokens, clock);
+  const gameTokens = new GameTokens(db, clock, settings.yggdrasilConnect);
+  installAuthentication(app, db, tokens, clock, (accessToken) => gameTokens.callerOf(accessToken));
   healthRoutes(app, db);
   metricsRoutes(app, metrics, settings.metricsToken);
   accountRoutes(app, accounts, profiles, wardrobe);
+  passwordCheckRoutes(app, limiter);
   twoFactorRoutes(app, twoFactor);
-  adminRoutes(app, new UserAdmin(db, profiles, clock, () => images.forgetResolutions()), broadcaster);
+  appPasswordRoutes(app, appPasswords);
+  adminRoutes(
+    app,
+    new UserAdmin(
+      db,
+      profiles,
+      clock,
+      () => images.forgetResolutions(),
+      settings.profiles,
+      () => mailWorker.wake(),
+    ),
+    broadcaster,
+  );
+  profileRoutes(app, new AccountProfiles(db, clock, settings.profiles, wardrobe, () => images.forgetResolutions()), failures);
   registrationRoutes(app, registration);
   dashboardRoutes(app, new DashboardService(db, clock, () => registration.mode()));
   await textureRoutes(app, wardrobe, settings.maxTextureBytes);
@@ -227,12 +272,13 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
     db,
     clock,
     credentials,
-    tokens: new GameTokens(db, clock),
+    tokens: gameTokens,
     profiles: new GameProfiles(serviceKey, settings.publicUrl, clock),
     players,
     joins,
     wardrobe,
-    serviceKey,
+    certificates: new PlayerCertificateKeys(db, clock, serviceKey, settings.totpKey),
+    limiter,
     offlineSkins: settings.offlineSkins,
   });
   await yggdrasilRoutes(app, yggdrasil, library, serviceKey, settings);
@@ -254,6 +300,22 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
     });
     await gravitRoutes(app, gravit, settings.gravitToken);
   }
+  const oauthGrants = new OAuthGrants(db, clock, gameTokens, settings.publicUrl);
+  grantRoutes(app, oauthGrants);
+  clientRoutes(app, new RegisteredClients(db, clock, oauthGrants));
+  if (settings.yggdrasilConnect) {
+    const provider = await createProvider({
+      db,
+      clock,
+      publicUrl: settings.publicUrl,
+      jwtSecret: settings.jwtSecret,
+      totpKey: settings.totpKey,
+      grants: oauthGrants,
+      sharedClientId: await sharedClientId(db, clock),
+    });
+    await providerRoutes(app, provider, settings.publicUrl);
+    consentRoutes(app, new Consent(provider, db, clock, oauthGrants, limiter));
+  }
   const discordRedirect = `${settings.publicUrl}/api/auth/discord/callback`;
   discordRoutes(
     app,
@@ -263,10 +325,14 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
       client: settings.discord ? new DiscordClient(settings.discord, discordRedirect) : null,
       tokens,
       credentials,
+      failures,
       limiter,
       publicUrl: settings.publicUrl,
       log: app.log,
+      mailQueued: () => mailWorker.wake(),
     }),
+    settings.publicUrl,
   );
   pageRoutes(app, pages);
+  iconRoutes(app, settings.serverName);
 }

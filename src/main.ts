@@ -2,10 +2,13 @@
 // few seconds, whatever it is doing. WORKERS=n: this process becomes the primary of n worker processes that share the
 // port (node:cluster).
 import cluster, { type Worker } from 'node:cluster';
+import type { AddressInfo } from 'node:net';
 import { buildApp } from './app.ts';
 import { migrateToLatest, openDatabase } from './database/connect.ts';
 import { relayMetricsRequests } from './metrics/cluster.ts';
+import { terminalLog } from './http/terminal-log.ts';
 import { loadSettings, SettingsError, settingsWarnings, type Settings } from './settings.ts';
+import { startLine } from './start-line.ts';
 
 /** How long requests in flight get after a stop signal; connections still open then (a stuck client) are cut. */
 const REQUEST_GRACE_MS = 2_000;
@@ -47,8 +50,25 @@ function onStopSignal(stop: (signal: NodeJS.Signals) => void) {
 }
 
 async function serve(settings: Settings) {
+  // The handler goes in before anything else: a signal between "Server listening" and a later handler would kill the
+  // process with the signal instead of exit code 0. A signal during the start stops the service once it has started.
+  let stopApp: ((signal: NodeJS.Signals) => void) | undefined;
+  let stopRequested: NodeJS.Signals | undefined;
+  onStopSignal((signal) => {
+    setTimeout(() => {
+      console.error(`still stopping after ${STOP_LIMIT_MS / 1000} s: exiting anyway`);
+      process.exit(1);
+    }, STOP_LIMIT_MS).unref();
+    if (stopApp) stopApp(signal);
+    else stopRequested = signal;
+  });
+
   // An owner account the settings cannot create (its name taken) refuses the start like a bad setting.
-  const app = await buildApp(settings).catch((error: unknown) => refuseStart(error, cluster.isWorker ? START_REFUSED : 1));
+  // On a terminal, readable lines; anywhere else (a file, a pipe, a container's log) JSON lines for programs.
+  const logDestination = process.stdout.isTTY ? terminalLog(process.stdout) : undefined;
+  const app = await buildApp(settings, { logDestination }).catch((error: unknown) =>
+    refuseStart(error, cluster.isWorker ? START_REFUSED : 1),
+  );
   for (const warning of settingsWarnings(settings)) app.log.warn(warning);
   try {
     await app.listen({ port: settings.port, host: settings.host });
@@ -56,13 +76,11 @@ async function serve(settings: Settings) {
     await app.close();
     refuseStart(listenRefusal(error, settings), cluster.isWorker ? START_REFUSED : 1);
   }
+  // Once per start, not once per worker (WORKERS > 1).
+  if (!cluster.isWorker || cluster.worker?.id === 1) app.log.info(startLine(settings, (app.server.address() as AddressInfo).port));
 
-  onStopSignal((signal) => {
+  stopApp = (signal) => {
     app.log.info({ signal }, 'stopping: finishing requests in flight');
-    setTimeout(() => {
-      app.log.error(`still stopping after ${STOP_LIMIT_MS / 1000} s: exiting anyway`);
-      process.exit(1);
-    }, STOP_LIMIT_MS).unref();
     // Node would wait for a client that stops sending in the middle of a request for minutes (requestTimeout).
     const cutOff = setTimeout(() => {
       app.log.warn(`connections still open ${REQUEST_GRACE_MS / 1000} s after the stop signal: closing them`);
@@ -78,7 +96,8 @@ async function serve(settings: Settings) {
         process.exit(1);
       },
     );
-  });
+  };
+  if (stopRequested) stopApp(stopRequested);
 }
 
 /** A listen error that a setting causes, as a SettingsError naming it; other errors unchanged. */
@@ -98,12 +117,6 @@ function listenRefusal(error: unknown, settings: Settings): unknown {
 
 /** Migrates once, forks the workers, replaces one that dies, and passes a stop signal on to all of them. */
 async function superviseWorkers(settings: Settings) {
-  // Before any worker starts: on SQLite, processes migrating the same file at once would not wait for each other.
-  const db = openDatabase(settings.database);
-  await migrateToLatest(db);
-  await db.destroy();
-
-  relayMetricsRequests();
   let stopping = false;
   let uncleanExits = 0;
   // Not cluster.workers alone: a worker that has exited stays listed there until its IPC channel closes too, and that
@@ -112,12 +125,24 @@ async function superviseWorkers(settings: Settings) {
   const exitOnceAllEnded = () => {
     if (workers().length === 0) process.exit(uncleanExits === 0 ? 0 : 1);
   };
+  let migrated = false;
   const stopAll = (signal: NodeJS.Signals) => {
     stopping = true;
+    if (!migrated) return; // the migration ends first; nothing is forked after it
     // Each worker finishes its requests in flight and stops on its own (see serve()).
     for (const worker of workers()) worker.process.kill(signal);
     exitOnceAllEnded();
   };
+  onStopSignal(stopAll);
+
+  // Before any worker starts: on SQLite, processes migrating the same file at once would not wait for each other.
+  const db = openDatabase(settings.database);
+  await migrateToLatest(db);
+  await db.destroy();
+  migrated = true;
+  if (stopping) process.exit(0);
+
+  relayMetricsRequests();
   cluster.on('exit', (worker, code, signal) => {
     if (code === START_REFUSED && !stopping) {
       // Its message is printed; another worker would be refused the same way.
@@ -137,5 +162,4 @@ async function superviseWorkers(settings: Settings) {
     }, 1_000);
   });
   for (let started = 0; started < settings.workers; started += 1) cluster.fork();
-  onStopSignal(stopAll);
 }

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseEnv } from 'node:util';
 import { describe, it } from 'node:test';
 import { loadSettings, parseSettings, readEnvironment, SettingsError, settingsWarnings } from './settings.ts';
 
@@ -103,21 +104,37 @@ describe('settings', () => {
     assert.match(problemsOf({ ...discord, DISCORD_URL: 'discord.com' }), /^DISCORD_URL: must be an absolute http/m);
   });
 
-  it('holds OWNER_* to the rules of every account, without repeating the password', () => {
-    const owner = { OWNER_USERNAME: 'Owner', OWNER_MAIL: 'owner@example.org', OWNER_PASSWORD: 'owner password' };
-    assert.match(problemsOf({ ...owner, OWNER_USERNAME: 'the owner' }), /^OWNER_USERNAME: .*3 to 16 characters.*\(got "the owner"\)$/m);
-    assert.match(problemsOf({ ...owner, OWNER_MAIL: 'owner.example.org' }), /^OWNER_MAIL: .*valid mail address/m);
-    const password = problemsOf({ ...owner, OWNER_PASSWORD: 'secret7' });
-    assert.match(password, /^OWNER_PASSWORD: .*at least 8 characters/m);
-    assert.doesNotMatch(password, /secret7/);
-  });
-
   it('warns when links would say localhost while other machines can connect', () => {
-    const warned = (env: Record<string, string>) => settingsWarnings(parseSettings(env)).join('\n');
+    // A DATA_DIR of the test's own: ./data of an earlier run may be open to others, which is warned of too.
+    const dataDir = mkdtempSync(join(tmpdir(), 'settings-warn-'));
+    const warned = (env: Record<string, string>) => settingsWarnings(parseSettings({ DATA_DIR: dataDir, ...env })).join('\n');
     assert.match(warned({}), /PUBLIC_URL is not set.*http:\/\/localhost:8080.*HOST=0\.0\.0\.0/);
     assert.match(warned({ HOST: '::' }), /PUBLIC_URL is not set/);
     assert.equal(warned({ HOST: '127.0.0.1' }), '', 'only this machine connects: localhost is right');
     assert.equal(warned({ PUBLIC_URL: 'https://skins.example.org' }), '');
+  });
+
+  it('creates DATA_DIR 0700 whatever the umask, and warns of one it finds open to other users without changing it', () => {
+    const parent = mkdtempSync(join(tmpdir(), 'settings-data-'));
+    const saved = { dataDir: process.env.DATA_DIR, umask: process.umask(0o022) };
+    try {
+      process.env.DATA_DIR = join(parent, 'new', 'data');
+      const created = loadSettings();
+      assert.equal(statSync(created.dataDir).mode & 0o777, 0o700);
+      assert.deepEqual(settingsWarnings({ ...created, host: '127.0.0.1' }), []);
+
+      const open = join(parent, 'open');
+      mkdirSync(open, { mode: 0o755 });
+      chmodSync(open, 0o755);
+      process.env.DATA_DIR = open;
+      const found = loadSettings();
+      assert.match(settingsWarnings({ ...found, host: '127.0.0.1' }).join('\n'), /^DATA_DIR .*open.* \(mode 755\).*chmod 700/);
+      assert.equal(statSync(open).mode & 0o777, 0o755, 'left as the operator made it');
+    } finally {
+      process.umask(saved.umask);
+      if (saved.dataDir === undefined) delete process.env.DATA_DIR;
+      else process.env.DATA_DIR = saved.dataDir;
+    }
   });
 
   it('takes TOTP_KEY of at least 32 bytes, else generates one into DATA_DIR once and keeps it', () => {
@@ -146,5 +163,44 @@ describe('settings', () => {
     assert.equal(env.PORT, '9100');
     assert.equal(env.LOG_LEVEL, 'error');
     assert.equal(readFileSync(join(dir, '.env'), 'utf8').includes('9100'), true);
+  });
+});
+
+describe('.env.example', () => {
+  const root = join(import.meta.dirname, '..');
+  /** The `# NAME=value` lines of .env.example, the `#` taken off, read as a .env file is. */
+  const listed = parseEnv(
+    readFileSync(join(root, '.env.example'), 'utf8')
+      .split('\n')
+      .filter((line) => /^# [A-Z][A-Z0-9_]*=/.test(line))
+      .map((line) => line.slice(2))
+      .join('\n'),
+  );
+  /** Every variable settings.ts reads: text('NAME'), wholeNumber('NAME', …), lifetime('NAME', …) and env.NAME. */
+  const read = new Set(
+    [
+      ...readFileSync(join(root, 'src/settings.ts'), 'utf8').matchAll(/(?:\b(?:text|wholeNumber|lifetime)\(|\benv\.)'?([A-Z][A-Z0-9_]*)/g),
+    ].map((match) => match[1]!),
+  );
+
+  it('lists every setting the service reads, and nothing else', () => {
+    assert.ok(read.size >= 30, `found only ${[...read].join(', ')} in settings.ts`);
+    assert.deepEqual(
+      [...read].filter((name) => !(name in listed)),
+      [],
+      'read by src/settings.ts, missing from .env.example',
+    );
+    assert.deepEqual(
+      Object.keys(listed).filter((name) => !read.has(name)),
+      [],
+      'in .env.example, not read by src/settings.ts',
+    );
+  });
+
+  it('shows the defaults the service has', () => {
+    const defaults = parseSettings({});
+    for (const [name, value] of Object.entries(listed)) {
+      assert.deepEqual(parseSettings({ [name]: value }), defaults, `${name}=${value} is not the default`);
+    }
   });
 });

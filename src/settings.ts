@@ -1,10 +1,10 @@
 // Reads and validates every setting once at start. Nothing else in the service reads process.env.
 import { randomBytes } from 'node:crypto';
 import { REGISTRATION_MODES, type RegistrationModeName } from './http/shapes/registration.ts';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
-import { checkMail, checkPassword, checkUsername } from './accounts/rules.ts';
+import { PLAYER_NAME_RULES, type PlayerNameRule } from './minecraft/player-names.ts';
 
 export type DatabaseSettings = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -58,7 +58,25 @@ export interface Settings {
   registration: RegistrationModeName;
   /** The Discord application of the Discord link and login; null: both are off. */
   discord: DiscordSettings | null;
+  profiles: ProfileSettings;
+  /** YGGDRASIL_CONNECT: the OpenID Provider for launchers (contract section 18); while off, its tokens are refused. */
+  yggdrasilConnect: boolean;
 }
+
+/** Several game profiles per account (contract section 16). */
+export interface ProfileSettings {
+  /** PROFILE_NAME_RULE: which names every profile (and so every username) may have. */
+  nameRule: PlayerNameRule;
+  /** MAX_PROFILES: profiles per account unless an admin set the account's own limit; -1: unlimited. */
+  maxProfiles: number;
+  /** PROFILE_UUID: random (v4) or the offline-mode UUID of the name at creation, for every new profile. */
+  uuid: 'random' | 'offline';
+  /** PROFILE_RENAME: whether players may rename their profiles (admins always may). */
+  rename: boolean;
+}
+
+/** What an owner who sets none of the PROFILE_* settings gets: one profile per account, today's behaviour. */
+export const DEFAULT_PROFILE_SETTINGS: ProfileSettings = { nameRule: 'minecraft', maxProfiles: 1, uuid: 'random', rename: true };
 
 export interface DiscordSettings {
   clientId: string;
@@ -161,26 +179,27 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
   const logLevel = text('LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) bad('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
 
+  const nameRule = (text('PROFILE_NAME_RULE') ?? 'minecraft') as PlayerNameRule;
+  if (!PLAYER_NAME_RULES.includes(nameRule)) bad('PROFILE_NAME_RULE', `must be one of ${PLAYER_NAME_RULES.join(', ')}`);
+  const rawMaxProfiles = text('MAX_PROFILES') ?? '1';
+  const maxProfiles = rawMaxProfiles === '-1' ? -1 : wholeNumber('MAX_PROFILES', 1, 1, 1000);
+  const profileUuid = text('PROFILE_UUID') ?? 'random';
+  if (profileUuid !== 'random' && profileUuid !== 'offline') bad('PROFILE_UUID', 'must be random or offline');
+  const rawProfileRename = text('PROFILE_RENAME') ?? 'true';
+  if (rawProfileRename !== 'true' && rawProfileRename !== 'false') bad('PROFILE_RENAME', 'must be true or false');
+  const profiles: ProfileSettings = {
+    nameRule: PLAYER_NAME_RULES.includes(nameRule) ? nameRule : 'minecraft',
+    maxProfiles,
+    uuid: profileUuid as ProfileSettings['uuid'],
+    rename: rawProfileRename !== 'false',
+  };
+
   let owner: OwnerSettings | null = null;
   const ownerFields = { username: text('OWNER_USERNAME'), mail: text('OWNER_MAIL'), password: env.OWNER_PASSWORD };
   const givenOwnerFields = Object.values(ownerFields).filter((value) => value !== undefined && value !== '').length;
+  // The rules of every account are held to in AccountService.ensureOwner, which creates the owner at start.
   if (givenOwnerFields === 3) {
     owner = ownerFields as OwnerSettings;
-    // The rules of every account, checked here so that a bad owner stops the start like any other bad setting.
-    const refusal = (rule: (value: string) => unknown, value: string) => {
-      try {
-        rule(value);
-        return null;
-      } catch (error) {
-        return (error as Error).message;
-      }
-    };
-    const badUsername = refusal(checkUsername, owner.username);
-    if (badUsername) bad('OWNER_USERNAME', badUsername);
-    const badMail = refusal(checkMail, owner.mail);
-    if (badMail) bad('OWNER_MAIL', badMail);
-    const badPassword = refusal(checkPassword, owner.password);
-    if (badPassword) problems.push(`OWNER_PASSWORD: ${badPassword}`); // without the value, which is a secret
   } else if (givenOwnerFields > 0) {
     problems.push('OWNER_USERNAME, OWNER_MAIL, OWNER_PASSWORD: give all three to create an owner, or none');
   }
@@ -232,6 +251,9 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
       ? { clientId: discordClientId, clientSecret: discordClientSecret, url: discordUrl }
       : null;
 
+  const rawConnect = text('YGGDRASIL_CONNECT') ?? 'true';
+  if (rawConnect !== 'true' && rawConnect !== 'false') bad('YGGDRASIL_CONNECT', 'must be true or false');
+
   const registration = text('REGISTRATION') ?? 'open';
   if (!(REGISTRATION_MODES as readonly string[]).includes(registration))
     bad('REGISTRATION', `must be one of ${REGISTRATION_MODES.join(', ')}`);
@@ -264,6 +286,8 @@ export function parseSettings(env: Record<string, string | undefined>): Settings
     gravitTokenTtlSeconds,
     registration: registration as RegistrationModeName,
     discord,
+    profiles,
+    yggdrasilConnect: rawConnect !== 'false',
   };
 }
 
@@ -276,13 +300,34 @@ export function settingsWarnings(settings: Settings): string[] {
         `while HOST=${settings.host} lets them connect: set PUBLIC_URL to the address users reach`,
     );
   }
+  const dataDirMode = modeOf(settings.dataDir);
+  if (dataDirMode !== null && (dataDirMode & 0o077) !== 0) {
+    // Made by an older version or by hand: the service changes no permission it did not set itself.
+    warnings.push(
+      `DATA_DIR ${settings.dataDir} is open to other users of this machine (mode ${dataDirMode.toString(8)}), and it holds ` +
+        `the database, the secret files and the outbox: chmod 700 it`,
+    );
+  }
   return warnings;
 }
 
-/** Reads the environment, validates it, and fills in the JWT secret and the TOTP key kept in DATA_DIR when not configured. */
+function modeOf(path: string): number | null {
+  try {
+    return statSync(path).mode & 0o777;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Reads the environment, validates it, and fills in the JWT secret and the TOTP key kept in DATA_DIR when not
+ * configured. Every entry point (the service, the CLI) starts here, so this is also where the process stops creating
+ * anything other local users can read: the database and its -wal/-shm files, texture files, the outbox, backups.
+ */
 export function loadSettings(): Settings {
+  process.umask(0o077);
   const settings = parseSettings(readEnvironment());
-  mkdirSync(settings.dataDir, { recursive: true });
+  mkdirSync(settings.dataDir, { recursive: true, mode: 0o700 });
   if (settings.jwtSecret === '') settings.jwtSecret = persistentSecret(join(settings.dataDir, 'jwt-secret'));
   if (settings.totpKey === '') settings.totpKey = persistentSecret(join(settings.dataDir, 'totp-key'));
   return settings;

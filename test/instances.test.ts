@@ -8,10 +8,11 @@ import { readdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { queueMail } from '../src/mail/outbox.ts';
+import { DEFAULT_PROFILE_SETTINGS } from '../src/settings.ts';
 import { createTestDatabase } from './support/databases.ts';
 import { skinFile } from './support/fixtures.ts';
 import { INSTANCE_WAYS, redisUrl, skipWithoutInstances, startTwoInstances } from './support/instances.ts';
-import { OWNER, randomAddress, type ServiceClient } from './support/service.ts';
+import { OWNER, randomAddress, startService, uniqueName, type ServiceClient, type TestService } from './support/service.ts';
 import { startSmtpServer, type Mailbox } from './support/smtp.ts';
 import { until } from './support/wait.ts';
 
@@ -47,12 +48,14 @@ for (const [way, startInstance] of INSTANCE_WAYS) {
           const owners = await first!.db.selectFrom('users').select('id').where('perms', '=', 3).execute();
           assert.equal(owners.length, 1);
 
-          // The signing key is made on first use: asked at the same moment, each instance may make one, and one is kept.
-          assert.deepEqual(await first!.db.selectFrom('signing_keys').select('name').execute(), [], 'no key before a game login needs one');
+          // Yggdrasil Connect's ID-token key is made at start, the game login's signing key on first use: made by
+          // instances at the same moment, each may make one, and one of each is kept.
+          const keyNames = async () => (await first!.db.selectFrom('signing_keys').select('name').execute()).map((key) => key.name).sort();
+          assert.deepEqual(await keyNames(), ['oauth-id-token'], 'no game login key before a game login needs one');
           const metas = await Promise.all(instances.map((instance) => instance.call('GET', `${API}/`)));
           const published = new Set(metas.map((meta) => meta.body.signaturePublickey));
           assert.equal(published.size, 1, 'every instance publishes the same key');
-          assert.equal((await first!.db.selectFrom('signing_keys').select('name').execute()).length, 1);
+          assert.deepEqual(await keyNames(), ['oauth-id-token', 'yggdrasil']);
         } finally {
           await Promise.all(instances.map((instance) => instance.close()));
         }
@@ -68,7 +71,11 @@ for (const [way, startInstance] of INSTANCE_WAYS) {
       let mailbox: Mailbox;
       let close: (() => Promise<void>) | undefined;
       before(async () => {
-        ({ a, b, mailbox, close } = await startTwoInstances(startInstance, { textureStore: 'database', owner: OWNER }));
+        ({ a, b, mailbox, close } = await startTwoInstances(startInstance, {
+          textureStore: 'database',
+          owner: OWNER,
+          profiles: { ...DEFAULT_PROFILE_SETTINGS, maxProfiles: 2 },
+        }));
       });
       after(() => close?.());
 
@@ -172,6 +179,30 @@ for (const [way, startInstance] of INSTANCE_WAYS) {
         assert.equal(await validate(b, second), 403, 'banned on A, refused on B');
       });
 
+      it('act as one on profiles: a profile added on one plays on the other, and deleting it ends its tokens on both', async () => {
+        const player = await a.registerPlayer();
+        const added = await a.call('POST', '/api/home/profiles', { token: player.token, body: { name: uniqueName('Alt') } });
+        assert.equal(added.status, 201);
+        const { uuid, name } = added.body.data as { uuid: string; name: string };
+        const login = await b.call('POST', `${API}/authserver/authenticate`, {
+          body: { username: name, password: player.password },
+          ip: randomAddress(),
+        });
+        assert.equal(login.body.selectedProfile.id, uuid.replace(/-/g, ''), 'the other instance binds the new profile');
+        const validate = async (instance: ServiceClient) =>
+          (
+            await instance.call('POST', `${API}/authserver/validate`, {
+              body: { accessToken: login.body.accessToken },
+              ip: randomAddress(),
+            })
+          ).status;
+        assert.equal(await validate(a), 204);
+        const removed = await a.call('DELETE', `/api/home/profiles/${uuid}`, { token: player.token, body: { password: player.password } });
+        assert.equal(removed.status, 200);
+        assert.equal(await validate(b), 403, 'deleted on A, its token refused on B');
+        assert.equal((await b.call('GET', `${API}/sessionserver/session/minecraft/profile/${uuid.replace(/-/g, '')}`)).status, 204);
+      });
+
       it('sends each queued mail exactly once', async () => {
         const recipients = Array.from({ length: 60 }, (_, index) => `once-${index}@example.org`);
         const content = { subject: 'Exactly once', text: 'text', html: '<p>html</p>' };
@@ -200,3 +231,27 @@ for (const [way, startInstance] of INSTANCE_WAYS) {
     });
   });
 }
+
+describe('two services on one Redis', { skip: skipWithoutInstances }, () => {
+  it("count their login failures apart: account ids repeat from one database to the next, the counters don't", async () => {
+    // Each service has a database of its own, so each registers its first player with the same id.
+    const [first, second] = [
+      await startService('postgres', { settings: { redisUrl } }),
+      await startService('postgres', { settings: { redisUrl } }),
+    ];
+    try {
+      const [own, other] = [await first.registerPlayer(), await second.registerPlayer()];
+      const idOf = async (service: TestService, username: string) =>
+        (await service.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow()).id;
+      assert.equal(await idOf(first, own.username), await idOf(second, other.username), 'the same id in both databases');
+      const login = (service: TestService, username: string, password: string) =>
+        service.call('POST', '/api/auth/login', { body: { username, password }, ip: randomAddress() });
+      for (let attempt = 0; attempt < 100; attempt++) assert.equal((await login(first, own.username, 'wrong password')).status, 401);
+      assert.equal((await login(first, own.username, own.password)).status, 429, 'the first service locked its account');
+      assert.equal((await login(second, other.username, other.password)).status, 200, 'the other service did not');
+    } finally {
+      await first.close();
+      await second.close();
+    }
+  });
+});

@@ -1,15 +1,20 @@
 // The service as `npm start` runs it: settings from the environment, a real port, and a stop on SIGTERM that ends
 // with exit code 0 within 5 s whatever the service is doing (container managers send SIGKILL after 10 s).
+import { DEFAULT_PROFILE_SETTINGS } from '../src/settings.ts';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it, type TestContext } from 'node:test';
+import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
+import { createTestDatabase } from './support/databases.ts';
 import { freePort } from './support/net.ts';
+import { skinFile } from './support/fixtures.ts';
+import { multipartBody } from './support/multipart.ts';
 import { createAccount } from '../src/accounts/service.ts';
 import { SYSTEM } from '../src/audit/audit.ts';
 import { systemClock } from '../src/clock.ts';
@@ -19,6 +24,9 @@ import { mailTo, startSmtpServer } from './support/smtp.ts';
 import { until } from './support/wait.ts';
 
 const STOP_LIMIT_MS = 5_000;
+/** The advisory lock Kysely's migrator takes on PostgreSQL (kysely/dist/esm/dialect/postgres/postgres-adapter.js). */
+const KYSELY_MIGRATION_LOCK = '3853314791062309107';
+const postgresSkip = process.env.TEST_POSTGRES_URL ? false : 'set TEST_POSTGRES_URL';
 const redisUrl = process.env.TEST_REDIS_URL;
 if (process.env.REQUIRE_SERVICES === '1' && !redisUrl) throw new Error('REQUIRE_SERVICES=1 but TEST_REDIS_URL is not set');
 
@@ -37,7 +45,10 @@ interface StartedService {
   stop(): Promise<{ code: number | null; ms: number }>;
 }
 
-/** `npm start` in a process group of its own, with the embedded defaults plus `env`; resolves once it listens. */
+/**
+ * `npm start` in a process group of its own, with the embedded defaults plus `env`; resolves once `listeners`
+ * processes listen (0: at once, with no address).
+ */
 async function npmStart(env: Record<string, string>, listeners = 1): Promise<StartedService> {
   const child = spawn('npm', ['start'], {
     detached: true,
@@ -76,7 +87,7 @@ async function npmStart(env: Record<string, string>, listeners = 1): Promise<Sta
   };
   const listening = /Server listening at (http:\/\/127\.0\.0\.1:\d+)[^\n]*\n/g;
   await until(async () => [...output.matchAll(listening)].length >= listeners || child.exitCode !== null, 'the service to listen', 60_000);
-  const address = (await logged(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
+  const address = listeners === 0 ? '' : (await logged(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/))[1]!;
   return {
     address,
     output: () => output,
@@ -166,7 +177,13 @@ describe('the service process', { concurrency: 4 }, () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'skinservice-proc-'));
     const db = openDatabase({ kind: 'sqlite', file: join(dataDir, 'skinservice.sqlite') });
     await migrateToLatest(db);
-    await createAccount(db, systemClock, { username: 'Taken', mail: 'someone@example.org', password: 'a good password', perms: 0 }, SYSTEM);
+    await createAccount(
+      db,
+      systemClock,
+      { username: 'Taken', mail: 'someone@example.org', password: 'a good password', perms: 0 },
+      SYSTEM,
+      DEFAULT_PROFILE_SETTINGS,
+    );
     await db.destroy();
     const stderr = await refusedStart({
       DATA_DIR: dataDir,
@@ -175,6 +192,11 @@ describe('the service process', { concurrency: 4 }, () => {
       OWNER_PASSWORD: OWNER.password,
     });
     assert.match(stderr, /OWNER_USERNAME: Taken is taken/);
+  });
+
+  it('refuses a new owner named as the audit names the service, with a message naming OWNER_USERNAME', async () => {
+    const stderr = await refusedStart({ OWNER_USERNAME: 'System', OWNER_MAIL: OWNER.mail, OWNER_PASSWORD: OWNER.password });
+    assert.match(stderr, /OWNER_USERNAME: .*reserved/);
   });
 
   it(
@@ -190,6 +212,7 @@ describe('the service process', { concurrency: 4 }, () => {
         systemClock,
         { username: 'Taken', mail: 'someone@example.org', password: 'a good password', perms: 0 },
         SYSTEM,
+        DEFAULT_PROFILE_SETTINGS,
       );
       await db.destroy();
       // buildApp refuses the owner; the script then ends only if buildApp left no connection open.
@@ -257,11 +280,92 @@ describe('the service process', { concurrency: 4 }, () => {
     assert.doesNotMatch(local.output(), /PUBLIC_URL is not set/, 'no warning when only this machine can connect');
   });
 
+  it('says once it listens, in one line, the address to open, the database and where mail goes', async (t) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'skinservice-proc-'));
+    const service = await npmStart({ DATA_DIR: dataDir });
+    const port = new URL(service.address).port;
+    const [line] = await service.logged(/\{"level":30[^\n]*"msg":"open http:\/\/localhost:\d+\/[^\n]*\n/);
+    await stopsCleanly(t, service, 'idle');
+    assert.ok(line.includes(`"msg":"open http://localhost:${port}/ (the game login`), line);
+    assert.ok(
+      line.includes(`database: SQLite file ${join(dataDir, 'skinservice.sqlite')}; mail: written to ${join(dataDir, 'outbox')}`),
+      line,
+    );
+  });
+
+  it(
+    'writes readable lines instead of JSON when its output is a terminal',
+    { skip: existsSync('/usr/bin/script') ? false : 'needs script(1) of util-linux for a terminal' },
+    async () => {
+      // script(1) gives the service a pseudo-terminal; the shell prints the service's pid, to stop it by.
+      const child = spawn('script', ['-qfec', `sh -c 'echo "pid $$"; exec "${process.execPath}" --import tsx src/main.ts'`, '/dev/null'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          DATA_DIR: mkdtempSync(join(tmpdir(), 'skinservice-proc-')),
+          PORT: '0',
+          HOST: '127.0.0.1',
+          LOG_LEVEL: 'info',
+        },
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const plain = () => output.replace(/\u001b\[\d+m/g, '').replace(/\r/g, '');
+      try {
+        await until(async () => /INFO  open http:\/\/localhost:\d+\//.test(plain()) || child.exitCode !== null, 'the start line', 60_000);
+        const address = /INFO  open (http:\/\/localhost:\d+)\//.exec(plain())?.[1];
+        assert.ok(address, plain());
+        await fetch(`${address.replace('localhost', '127.0.0.1')}/healthz?code=TERMINALSECRET`);
+        await until(async () => / → 200 in [\d.]+ ms\n/.test(plain()), 'the request logged', 10_000);
+        assert.match(plain(), /^\d\d:\d\d:\d\d\.\d{3} INFO  [0-9a-f]{8} GET \/healthz\?code=\[redacted\] from 127\.0\.0\.1$/m);
+        assert.match(
+          plain(),
+          /INFO  open http:\/\/localhost:\d+\/ \(the game login[^\n]*; database: SQLite file [^\n]*; mail: written to /,
+        );
+        assert.doesNotMatch(plain(), /\{"level"/, 'no JSON line');
+        assert.ok(!output.includes('TERMINALSECRET'));
+      } finally {
+        const pid = Number(/^pid (\d+)/m.exec(plain())?.[1]);
+        if (pid) process.kill(pid, 'SIGTERM');
+        else child.kill('SIGKILL');
+        await exited;
+      }
+    },
+  );
+
+  it('stops with exit code 0 on a signal that comes while it is still starting', { skip: postgresSkip }, async (t) => {
+    // The start waits for the migration lock (Kysely's advisory lock) held here; the signal comes meanwhile.
+    const database = await createTestDatabase('postgres');
+    after(() => database.drop());
+    const lockHolder = new pg.Client({ connectionString: (database.settings as { url: string }).url });
+    await lockHolder.connect();
+    await lockHolder.query(`SELECT pg_advisory_lock(${KYSELY_MIGRATION_LOCK})`);
+    const service = await npmStart({ DATABASE_URL: (database.settings as { url: string }).url }, 0);
+    await until(
+      // This database's lock only: another test file's service may wait for its own at the same time.
+      async () =>
+        (
+          await lockHolder.query(
+            `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+          )
+        ).rowCount! > 0,
+      'the service to wait for the migration lock',
+      30_000,
+    );
+    const stopped = stopsCleanly(t, service, 'starting');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await lockHolder.query(`SELECT pg_advisory_unlock(${KYSELY_MIGRATION_LOCK})`);
+    await lockHolder.end();
+    await stopped;
+  });
+
   it('writes mail without SMTP_URL readably to DATA_DIR/outbox and logs its link', async (t) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'skinservice-proc-'));
     const service = await npmStart({ DATA_DIR: dataDir, PUBLIC_URL: 'http://skins.test' });
     assert.equal((await register(service.address)).status, 200);
-    const link = (await service.logged(/"links":\["(http:\/\/skins\.test\/register\/confirm\?code=[A-Z0-9]{8})"\]/))[1]!;
+    const link = (await service.logged(/"links":\["(http:\/\/skins\.test\/register\/confirm\?code=[A-Z0-9]{10})"\]/))[1]!;
     await stopsCleanly(t, service, 'idle');
     const [file] = readdirSync(join(dataDir, 'outbox'));
     const eml = readFileSync(join(dataDir, 'outbox', file!), 'utf8');
@@ -368,4 +472,92 @@ describe('the service process', { concurrency: 4 }, () => {
       await stopsCleanly(t, service, 'WORKERS=2, mail in flight to a stalled SMTP server');
     },
   );
+
+  it('keeps DATA_DIR, the database, textures, secret files and the outbox from other local users, under umask 022', async (t) => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'skinservice-proc-')), 'data');
+    // What a shell usually has: files it creates are readable by everyone unless the service says otherwise.
+    const umask = process.umask(0o022);
+    const service = await npmStart({
+      DATA_DIR: dataDir,
+      OWNER_USERNAME: OWNER.username,
+      OWNER_MAIL: OWNER.mail,
+      OWNER_PASSWORD: OWNER.password,
+    }).finally(() => process.umask(umask));
+    assert.equal((await register(service.address)).status, 200);
+    await service.logged(/mail written to file/);
+    const login = await fetch(`${service.address}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: OWNER.username, password: OWNER.password }),
+    });
+    const { payload, contentType } = multipartBody({ name: 'Skin' }, skinFile('classic'));
+    const uploaded = await fetch(`${service.address}/api/home/skins`, {
+      method: 'POST',
+      headers: { 'content-type': contentType, authorization: `Bearer ${(await login.json()).data.jwt}` },
+      body: new Uint8Array(payload),
+    });
+    assert.equal(uploaded.status, 200);
+
+    // While it runs: SQLite removes its -wal and -shm files at a clean stop.
+    const made = readdirSync(dataDir, { recursive: true, encoding: 'utf8' });
+    for (const name of [
+      'skinservice.sqlite',
+      'skinservice.sqlite-wal',
+      'skinservice.sqlite-shm',
+      'jwt-secret',
+      'totp-key',
+      'outbox',
+      'textures',
+    ]) {
+      assert.ok(made.includes(name), `${name} in ${made.join(', ')}`);
+    }
+    assert.ok(
+      made.some((name) => name.startsWith('outbox/') && name.endsWith('.eml')),
+      'a mail in the outbox',
+    );
+    assert.ok(
+      made.some((name) => name.startsWith('textures/') && name.endsWith('.png')),
+      'a texture file',
+    );
+    const open = ['', ...made].map((name) => [name || 'DATA_DIR', statSync(join(dataDir, name)).mode & 0o777] as const);
+    t.diagnostic(open.map(([name, mode]) => `${name} ${mode.toString(8)}`).join(', '));
+    assert.deepEqual(
+      open.filter(([, mode]) => (mode & 0o077) !== 0),
+      [],
+      'nothing readable, writable or searchable by group or others',
+    );
+    await stopsCleanly(t, service, 'idle');
+  });
+
+  it('writes no secret into any log line, even at LOG_LEVEL=trace', async (t) => {
+    const service = await npmStart({ LOG_LEVEL: 'trace' });
+    const secrets = [
+      'SECRET1234',
+      'INVITESECRET1',
+      'INVITESECRET2',
+      'DISCORDCODE1',
+      'DISCORDSTATE1',
+      'ESCAPEDCODE1',
+      'a password secret',
+      'BEARERSECRET1',
+    ];
+    const get = (path: string, headers: Record<string, string> = {}) => fetch(`${service.address}${path}`, { headers });
+    await get('/reset/confirm?code=SECRET1234');
+    await get('/register?invite=INVITESECRET1');
+    await get('/api/auth/registration?invite=INVITESECRET2');
+    await get('/discord?code=DISCORDCODE1&state=DISCORDSTATE1');
+    await get('/register/confirm?%63ode=ESCAPEDCODE1');
+    await get('/api/home', { authorization: 'Bearer BEARERSECRET1' });
+    for (const path of ['/api/auth/login', '/api/yggdrasil/authserver/authenticate']) {
+      await fetch(`${service.address}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: 'Bearer BEARERSECRET1' },
+        body: JSON.stringify({ username: 'nobody@example.org', password: 'a password secret' }),
+      });
+    }
+    await stopsCleanly(t, service, 'idle');
+    const output = service.output();
+    assert.match(output, /"url":"\/reset\/confirm\?code=\[redacted\]"/, 'the request is logged, its code replaced');
+    for (const secret of secrets) assert.ok(!output.includes(secret), `${secret} in the log:\n${output}`);
+  });
 });

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
-import { after, before, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { decodeJwt } from 'jose';
 import { ManualClock } from '../../test/support/clock.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { PUBLIC_URL, randomAddress, startService, uniqueName, type TestService } from '../../test/support/service.ts';
 import { codeIn, linkIn, mailTo } from '../../test/support/smtp.ts';
 import { skinFile } from '../../test/support/fixtures.ts';
+import { hashPassword } from './passwords.ts';
 
 const PASSWORD = 'correct horse battery';
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -19,6 +20,13 @@ describeEachDatabase('account flows', (kind) => {
   after(async () => service?.close());
 
   const post = (url: string, body: unknown, ip = randomAddress()) => service.call('POST', url, { body, ip });
+  /** An account through steps 1 and 2 (mail confirmed, no player name yet), logged in with PASSWORD. */
+  const confirmedUnnamed = async () => {
+    const mail = `${uniqueName()}@example.org`;
+    await post('/api/auth/register', { mail, password: PASSWORD });
+    await post('/api/auth/confirm', { code: codeIn(await service.mailbox.waitFor(mailTo(mail))) });
+    return { mail, token: (await post('/api/auth/login', { username: mail, password: PASSWORD })).body.data.jwt as string };
+  };
   const countUsers = async () =>
     (
       await service.db
@@ -35,12 +43,14 @@ describeEachDatabase('account flows', (kind) => {
       error: false,
       msg: registered.body.msg,
       url: `${PUBLIC_URL}/register/confirm`,
-      data: {},
+      // The registering tab's continuation (frictions.test.ts): with the code, it logs that tab in.
+      data: { continuation: registered.body.data.continuation },
     });
+    assert.match(registered.body.data.continuation, /^\d+\.\d+\.[A-Za-z0-9_-]{43}$/);
 
     const message = await service.mailbox.waitFor(mailTo(mail));
     const code = codeIn(message);
-    assert.match(code, /^[2-9A-HJ-NP-Z]{8}$/);
+    assert.match(code, /^[2-9A-HJ-NP-Z]{10}$/);
     assert.equal(linkIn(message), `${PUBLIC_URL}/register/confirm?code=${code}`);
     assert.ok(String(message.html).includes(code), 'the HTML body carries the code too');
 
@@ -117,7 +127,7 @@ describeEachDatabase('account flows', (kind) => {
     assert.equal(await countUsers(), before);
   });
 
-  it('gives 409 for a verified mail in any letter case, and restarts an unverified one with a new code', async () => {
+  it('gives 409 for a verified mail in any letter case, and mails an unverified one another code', async () => {
     const player = await service.registerPlayer();
     const taken = await post('/api/auth/register', { mail: player.mail.toUpperCase(), password: PASSWORD });
     assert.equal(taken.status, 409);
@@ -129,10 +139,10 @@ describeEachDatabase('account flows', (kind) => {
     const again = await post('/api/auth/register', { mail: mail.toUpperCase(), password: 'the new password' });
     assert.equal(again.status, 200);
     const secondCode = codeIn(await service.mailbox.waitFor((m) => mailTo(mail)(m) && codeIn(m) !== firstCode));
-    assert.equal((await post('/api/auth/confirm', { code: firstCode })).status, 400, 'the earlier code is replaced');
     assert.equal((await post('/api/auth/confirm', { code: secondCode })).status, 200);
     assert.equal((await post('/api/auth/login', { username: mail, password: PASSWORD })).status, 401);
     assert.equal((await post('/api/auth/login', { username: mail, password: 'the new password' })).status, 200);
+    assert.equal((await post('/api/auth/confirm', { code: firstCode })).status, 400, 'confirming ends the other codes');
   });
 
   it('gives 409 for a username taken in any letter case', async () => {
@@ -152,6 +162,32 @@ describeEachDatabase('account flows', (kind) => {
     assert.match(badName.body.msg, /username/);
     const home = await service.call('GET', '/api/home', { token });
     assert.equal(home.body.data.Username, '', 'a refused step 3 leaves the account unfinished');
+  });
+
+  it("refuses the audit's own actor names system and cli, in any letter case, with a 400 in every language", async () => {
+    const mail = `${uniqueName()}@example.org`;
+    const ip = randomAddress();
+    await post('/api/auth/register', { mail, password: PASSWORD }, ip);
+    await post('/api/auth/confirm', { code: codeIn(await service.mailbox.waitFor(mailTo(mail))) }, ip);
+    const token = (await post('/api/auth/login', { username: mail, password: PASSWORD }, ip)).body.data.jwt;
+    for (const [username, language, reason] of [
+      ['system', 'en', /^username system is reserved/],
+      ['SYSTEM', 'ru', /^username: имя SYSTEM зарезервировано/],
+      ['Cli', 'zh-CN', /^username Cli 为保留名称/],
+      ['cLI', 'en', /reserved/],
+    ] as const) {
+      const refused = await service.call('POST', '/api/home/registerfinish', {
+        token,
+        body: { username, password: PASSWORD },
+        headers: { 'accept-language': language },
+      });
+      assert.equal(refused.status, 400, username);
+      assert.match(refused.body.msg, reason, username);
+    }
+    const home = await service.call('GET', '/api/home', { token });
+    assert.equal(home.body.data.Username, '', 'a refused step 3 leaves the account unfinished');
+    const other = await service.call('POST', '/api/home/registerfinish', { token, body: { username: 'systems', password: PASSWORD } });
+    assert.equal(other.status, 200, 'only the exact names are reserved');
   });
 
   it('gives the same 401 for an unknown user and a wrong password', async () => {
@@ -251,27 +287,43 @@ describeEachDatabase('account flows', (kind) => {
     assert.equal((await post('/api/auth/forgetpass', { mail: player.mail })).status, 200);
   });
 
+  it('sends at most one registration or mail-change code per address per minute', async () => {
+    const mail = `${uniqueName()}@example.org`;
+    assert.equal((await post('/api/auth/register', { mail, password: PASSWORD })).status, 200);
+    assert.equal((await post('/api/auth/register', { mail, password: PASSWORD })).status, 429, 'registration code');
+
+    const [player, other] = [await service.registerPlayer(), await service.registerPlayer()];
+    const [first, second] = [`${uniqueName()}@example.net`, `${uniqueName()}@example.net`];
+    const move = (who: typeof player, newMail: string) =>
+      service.call('PATCH', '/api/home', { token: who.token, body: { mail: newMail, current_password: who.password } });
+    assert.equal((await move(player, first)).status, 200);
+    await post('/api/auth/confirm', { code: codeIn(await service.mailbox.waitFor(mailTo(first))) });
+    assert.equal((await move(player, second)).status, 200, 'the first address is free again');
+    assert.equal((await move(other, first)).status, 429, 'mail change: another code to the first address within the minute');
+    clock.advance(60_000);
+    assert.equal((await move(other, first)).status, 200);
+  });
+
   it('limits wrong codes per client address', async () => {
     const ip = randomAddress();
     for (let attempt = 0; attempt < 10; attempt += 1) {
-      assert.equal((await post('/api/auth/confirm', { code: 'AAAAAAAA' }, ip)).status, 400);
+      assert.equal((await post('/api/auth/confirm', { code: 'AAAAA-AAAAA' }, ip)).status, 400);
     }
-    const limited = await post('/api/auth/forgetpass/validate', { code: 'AAAAAAAA' }, ip);
+    const limited = await post('/api/auth/forgetpass/validate', { code: 'AAAAA-AAAAA' }, ip);
     assert.equal(limited.status, 429);
     assert.ok(Number(limited.headers['retry-after']) > 0);
-    assert.equal((await post('/api/auth/confirm', { code: 'AAAAAAAA' })).status, 400, 'other addresses are not limited');
+    assert.equal((await post('/api/auth/confirm', { code: 'AAAAA-AAAAA' })).status, 400, 'other addresses are not limited');
   });
 
-  it('limits failed logins per account and per client address, and records the burst', async () => {
+  it('limits failed logins per account and client address, and per client address', async () => {
     const player = await service.registerPlayer();
+    const guesser = randomAddress();
     for (let attempt = 0; attempt < 10; attempt += 1) {
-      assert.equal((await post('/api/auth/login', { username: player.username, password: 'wrong password' })).status, 401);
+      assert.equal((await post('/api/auth/login', { username: player.username, password: 'wrong password' }, guesser)).status, 401);
     }
-    const limited = await post('/api/auth/login', { username: player.username.toUpperCase(), password: player.password });
-    assert.equal(limited.status, 429, 'even the right password waits once the account is limited');
+    const limited = await post('/api/auth/login', { username: player.username.toUpperCase(), password: player.password }, guesser);
+    assert.equal(limited.status, 429, 'even the right password waits at that address');
     assert.ok(Number(limited.headers['retry-after']) > 0);
-    const burst = await service.db.selectFrom('audit_log').selectAll().where('action', '=', 'auth.login_failures').execute();
-    assert.equal(burst.length, 1);
 
     const ip = randomAddress();
     for (let attempt = 0; attempt < 30; attempt += 1) {
@@ -280,7 +332,7 @@ describeEachDatabase('account flows', (kind) => {
     assert.equal((await post('/api/auth/login', { username: uniqueName(), password: 'wrong password' }, ip)).status, 429);
     clock.advance(15 * 60_000);
     assert.equal(
-      (await post('/api/auth/login', { username: player.username, password: player.password })).status,
+      (await post('/api/auth/login', { username: player.username, password: player.password }, guesser)).status,
       200,
       'the window passes',
     );
@@ -326,10 +378,7 @@ describeEachDatabase('account flows', (kind) => {
   });
 
   it('finishes registration without a password, keeping the one chosen at step 1', async () => {
-    const mail = `${uniqueName()}@example.org`;
-    await post('/api/auth/register', { mail, password: PASSWORD });
-    await post('/api/auth/confirm', { code: codeIn(await service.mailbox.waitFor(mailTo(mail))) });
-    const token = (await post('/api/auth/login', { username: mail, password: PASSWORD })).body.data.jwt;
+    const { token } = await confirmedUnnamed();
     const username = uniqueName('Alex');
     const finished = await service.call('POST', '/api/home/registerfinish', { token, body: { username } });
     assert.equal(finished.status, 200);
@@ -379,7 +428,8 @@ describeEachDatabase('account flows', (kind) => {
     assert.equal(all.status, 200);
     assert.equal(all.body.data.Selected_Skin, second.body.data.uuid);
     assert.equal(all.body.data.Mail, newMail);
-    assert.equal(await mailsQueued(), queuedBefore + 1);
+    // The code to the new address, and the notice to the former one (frictions.test.ts).
+    assert.equal(await mailsQueued(), queuedBefore + 2);
     assert.equal((await service.call('GET', '/api/home', { token: player.token })).status, 401, 'the password change revoked the session');
   });
 
@@ -406,6 +456,73 @@ describeEachDatabase('account flows', (kind) => {
     assert.equal(confirmed.status, 200);
     assert.equal(confirmed.body.url, `${PUBLIC_URL}/home`, 'a finished account goes home after confirming');
     assert.equal((await post('/api/auth/login', { username: newMail, password: player.password })).status, 200);
+  });
+
+  describe('refuses an easily guessed password wherever one is set (contract section 15)', () => {
+    // `PassWord`: the list is compared without regard to case; eight spaces: one character repeated.
+    const COMMON = ['password', '12345678', 'PassWord', '        '];
+    /** Asserts a 400 naming the password field, with the message key of the reason. */
+    const assertRefused = (
+      reply: { status: number; headers: Record<string, unknown>; body: { msg: string } },
+      key: string,
+      what: string,
+    ) => {
+      assert.equal(reply.status, 400, `${what}: ${reply.body.msg}`);
+      assert.equal(reply.headers['x-error-key'], key, what);
+      assert.deepEqual(JSON.parse(String(reply.headers['x-error-params'])), { field: 'password' }, what);
+    };
+    const COMMON_KEY = 'accounts.passwordCommon';
+    const OWN_KEY = 'accounts.passwordIsOwnIdentifier';
+
+    it('at registration, and creates nothing', async () => {
+      const mail = `${uniqueName()}@Example.org`;
+      const usersBefore = await countUsers();
+      for (const password of COMMON) assertRefused(await post('/api/auth/register', { mail, password }), COMMON_KEY, password);
+      assertRefused(await post('/api/auth/register', { mail, password: mail.toLowerCase() }), OWN_KEY, 'the mail');
+      assert.equal(await countUsers(), usersBefore);
+      assert.match((await post('/api/auth/register', { mail, password: 'password' })).body.msg, /too easy to guess/);
+    });
+
+    it('at step 3, where the name being chosen counts', async () => {
+      const { mail, token } = await confirmedUnnamed();
+      const username = uniqueName('Alex');
+      const finish = (password: string) => service.call('POST', '/api/home/registerfinish', { token, body: { username, password } });
+      for (const password of COMMON) assertRefused(await finish(password), COMMON_KEY, password);
+      assertRefused(await finish(username.toUpperCase()), OWN_KEY, 'the name being chosen');
+      assertRefused(await finish(mail.toUpperCase()), OWN_KEY, 'the mail');
+      assert.equal((await finish('a name of my own')).status, 200);
+    });
+
+    it('at a password change, counting the mail being set too', async () => {
+      const player = await service.registerPlayer();
+      const change = (password: string, mail?: string) =>
+        service.call('PATCH', '/api/home', { token: player.token, body: { password, mail, current_password: player.password } });
+      for (const password of COMMON) assertRefused(await change(password), COMMON_KEY, password);
+      assertRefused(await change(player.mail.toUpperCase()), OWN_KEY, 'the mail');
+      assertRefused(await change(player.username.toLowerCase()), OWN_KEY, 'the name');
+      const newMail = `${uniqueName()}@example.net`;
+      assertRefused(await change(newMail, newMail), OWN_KEY, 'the new mail');
+      assert.equal((await post('/api/auth/login', { username: player.username, password: player.password })).status, 200);
+    });
+
+    it('at a reset, without using the code up', async () => {
+      const player = await service.registerPlayer();
+      await post('/api/auth/forgetpass', { mail: player.mail });
+      const code = codeIn(await service.mailbox.waitFor((m) => mailTo(player.mail)(m) && m.subject === 'Reset your password'));
+      const reset = (password: string) => post('/api/auth/forgetpass/update', { code, password });
+      for (const password of COMMON) assertRefused(await reset(password), COMMON_KEY, password);
+      assertRefused(await reset(player.mail.toUpperCase()), OWN_KEY, 'the mail');
+      assertRefused(await reset(player.username.toUpperCase()), OWN_KEY, 'the name');
+      assert.equal((await reset('a fresh start')).status, 200);
+      assert.equal((await post('/api/auth/login', { username: player.username, password: 'a fresh start' })).status, 200);
+    });
+
+    it('but never at login: an account whose password is common still logs in', async () => {
+      const player = await service.registerPlayer();
+      const stored = await hashPassword('PassWord');
+      await service.db.updateTable('users').set({ password: stored }).where('username', '=', player.username).execute();
+      assert.equal((await post('/api/auth/login', { username: player.username, password: 'PassWord' })).status, 200);
+    });
   });
 });
 

@@ -1,13 +1,15 @@
 // The one authentication hook. A route declares who may call it in one word (`config: { access: 'admin' }`);
-// the hook checks the token and its session, computes the caller's effective level and puts it on the request.
+// the hook checks the token and its session, computes the caller's effective level and puts it on the request as
+// the one Caller every route hands to the services, whichever kind of session the request came through.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import { recordAudit, SYSTEM } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database, UserRow } from '../database/schema.ts';
-import { forbidden, unauthorized } from '../http/envelope.ts';
+import { fixedError, forbidden, unauthorized } from '../http/envelope.ts';
 import { bearerToken } from '../http/secrets.ts';
+import type { SessionKind } from '../sessions/kinds.ts';
 import { holdingsColumn, holdingsFromColumn, type Holding } from './profile.ts';
 import { effectiveLevel, LEVELS, STANDING_MESSAGES, standingProblem } from './standing.ts';
 import type { Tokens } from './tokens.ts';
@@ -17,17 +19,38 @@ import type { Tokens } from './tokens.ts';
  * - registering: any valid token, also of an account that has not finished registration (registerfinish, logout,
  *   own profile).
  * - player, moderator, admin, owner: a finished, verified, unbanned account at that effective level or above.
+ * - game: a game login token (Yggdrasil's Bearer routes), live, of an account in good standing whose player name is
+ *   still the one the token was issued for.
  */
-export type Access = 'public' | 'registering' | 'player' | 'moderator' | 'admin' | 'owner';
+export type Access = 'public' | 'registering' | 'player' | 'moderator' | 'admin' | 'owner' | 'game';
 
+/** Who calls a protected route: what the routes hand to the services. */
 export interface Caller {
   user: CallerUser;
-  sessionId: number;
+  /** The session the request came through: its kind (sessions/kinds.ts) and its id within that kind. */
+  session: { kind: SessionKind; id: number };
   /** perms raised by an unexpired role grant; -1 when banned. */
   level: number;
+  /** The game profile the session acts as: a game token's. null: a session bound to no profile (a web session). */
+  profile: CallerProfile | null;
   /** The caller's skins, capes and two-factor flag, on routes that declare `readsHoldings`. */
   holdings?: Holding[];
 }
+
+export interface CallerProfile {
+  uuid: string;
+  name: string;
+}
+
+/**
+ * The caller of a game access token, or null when the token may not be used. The game login's tokens are above this
+ * folder (yggdrasil/): the composition root hands their lookup in.
+ */
+export type GameCallerResolver = (accessToken: string) => Promise<Caller | null>;
+
+/** The refusals of the game login's Bearer routes, in that API's words (its error shape, yggdrasil/errors.ts). */
+const GAME_TOKEN_MISSING = 'Send the header Authorization: Bearer <access token>';
+const GAME_TOKEN_REFUSED = 'The access token is invalid, expired or revoked; log in again';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -51,7 +74,7 @@ export function callerOf(request: FastifyRequest): Caller {
 }
 
 /** What a route may read of its caller: the user row without the password hash and the launcher fields. */
-const CALLER_COLUMNS = [
+export const CALLER_COLUMNS = [
   'users.id',
   'users.username',
   'users.mail',
@@ -66,6 +89,7 @@ const CALLER_COLUMNS = [
   'users.selected_skin_id',
   'users.selected_cape_id',
   'users.language',
+  'users.max_profiles',
 ] as const;
 
 export type CallerUser = Pick<UserRow, (typeof CALLER_COLUMNS)[number] extends `users.${infer Column}` ? Column : never>;
@@ -101,11 +125,17 @@ function sessionLookup(db: Kysely<Database>, withHoldings: boolean): SessionLook
     : reusableQuery(db, PLACEHOLDERS, (params) => sessionQuery(db, params));
 }
 
-export function installAuthentication(app: FastifyInstance, db: Kysely<Database>, tokens: Tokens, clock: Clock) {
+export function installAuthentication(
+  app: FastifyInstance,
+  db: Kysely<Database>,
+  tokens: Tokens,
+  clock: Clock,
+  gameCallerOf: GameCallerResolver,
+) {
   app.decorate('routeAccess', new Map<string, Access>());
   app.decorateRequest('caller', null);
   const accessCheck = (lookup: SessionLookup) => async (request: FastifyRequest) => {
-    const access = request.routeOptions.config.access as Exclude<Access, 'public'>;
+    const access = request.routeOptions.config.access as Exclude<Access, 'public' | 'game'>;
     const caller = await identify(request.headers.authorization, db, lookup, tokens, clock);
     const { username, mail_verify, mail_verification } = caller.user;
     const facts = { username, mail_verify, mail_verification, level: caller.level };
@@ -118,6 +148,13 @@ export function installAuthentication(app: FastifyInstance, db: Kysely<Database>
   };
   const checkAccess = accessCheck(sessionLookup(db, false));
   const checkAccessReadingHoldings = accessCheck(sessionLookup(db, true));
+  const checkGameAccess = async (request: FastifyRequest) => {
+    const token = bearerToken(request.headers.authorization);
+    if (!token) throw fixedError(401, GAME_TOKEN_MISSING);
+    const caller = await gameCallerOf(token);
+    if (!caller) throw fixedError(401, GAME_TOKEN_REFUSED);
+    request.caller = caller;
+  };
   // Attached to the protected routes only: public ones (images, the launcher document) pay nothing for it.
   app.addHook('onRoute', (route) => {
     const access = route.config?.access ?? 'public';
@@ -128,7 +165,8 @@ export function installAuthentication(app: FastifyInstance, db: Kysely<Database>
       if (route.config?.readsHoldings) throw new Error(`${route.url}: readsHoldings needs an access other than public`);
       return;
     }
-    const check = route.config?.readsHoldings ? checkAccessReadingHoldings : checkAccess;
+    if (access === 'game' && route.config?.readsHoldings) throw new Error(`${route.url}: readsHoldings is for web sessions`);
+    const check = access === 'game' ? checkGameAccess : route.config?.readsHoldings ? checkAccessReadingHoldings : checkAccess;
     route.onRequest = [check, ...[route.onRequest ?? []].flat()];
   });
 }
@@ -154,7 +192,13 @@ async function identify(
     await recordGrantExpiry(db, grant_id!, user.id, grant.role_level, grant_expires_at, now);
   }
   const level = effectiveLevel(user.perms, grant, now);
-  return { user, sessionId: claims.sessionId, level, ...(holdings !== undefined && { holdings: holdingsFromColumn(holdings) }) };
+  return {
+    user,
+    session: { kind: 'web', id: claims.sessionId },
+    level,
+    profile: null,
+    ...(holdings !== undefined && { holdings: holdingsFromColumn(holdings) }),
+  };
 }
 
 /** Expiry needs no scheduler: the first request that sees a lapsed grant writes it to the audit log, once. */

@@ -2,11 +2,14 @@
 // and a LaunchServer's password check): the same lookup by username or mail, the same argon2id verify, the same
 // second factor when the account has two-factor login on (src/two-factor implements it), and the same failure
 // counters, so that an account's failures (wrong passwords and wrong codes) count once whichever door they come
-// through.
+// through. An imported account's password (its source's hash, imported-passwords.ts) is verified the same way, and on
+// the first success replaced with argon2id (passwords.ts upgradeImported). Where a way in takes them, an account's app
+// passwords (src/app-passwords) stand for its password and second factor, on the same limits.
 import type { Kysely } from 'kysely';
+import { type Clock, systemClock } from '../clock.ts';
 import type { Database, UserRow } from '../database/schema.ts';
-import { accountFailureKey, type LoginFailures } from './login-failures.ts';
-import { verifyPassword } from './passwords.ts';
+import { accountFailureKey, type LoginAttempt, type LoginFailures, type ProofRefusal } from './login-failures.ts';
+import { upgradeImported, verifyPassword } from './passwords.ts';
 import { mailKey, usernameKey } from './rules.ts';
 
 /** An account's second factor (two-factor login, contract section 12); src/two-factor implements it. */
@@ -17,6 +20,25 @@ export interface SecondFactor {
   accept(userId: number, code: string): Promise<boolean>;
   /** Whether `text` has the form of a code (what may follow the password's last colon). */
   looksLikeCode(text: string): boolean;
+  /**
+   * After accept() refused `code`: whether it was a right code already used (a TOTP code of a step at or before the
+   * last one taken, a recovery code used before), so that the refusal can say to wait for the next code.
+   */
+  wasUsed(userId: number, code: string): Promise<boolean>;
+}
+
+/** An account's app passwords (contract section 18); src/app-passwords implements it. */
+export interface AppPasswordCheck {
+  /** Whether `given`, whole, is one of the account's app passwords; one that is is marked used now. */
+  accept(userId: number, given: string): Promise<boolean>;
+}
+
+/**
+ * The ways in that launchers speaking only the password login use (the game login's authenticate and signout, the
+ * launcher's login) take an app password as well: it lets the account in without the second factor.
+ */
+export interface CheckOptions {
+  appPasswords?: boolean;
 }
 
 /**
@@ -26,10 +48,15 @@ export interface SecondFactor {
  */
 export type CodeCarrier = { code: string | undefined } | 'after-colon';
 
-/** Why a login was refused: wrong name or password, a second factor needed but not sent, or a wrong code. */
-export type LoginRefusal = 'credentials' | 'code-required' | 'code-wrong';
+/**
+ * Why a login was refused: wrong name or password, a second factor needed but not sent, a wrong code, or a right code
+ * already used (the player waits for the next one; it counts as a wrong code).
+ */
+export type LoginRefusal = 'credentials' | 'code-required' | 'code-wrong' | 'code-used';
 
-export type LoginCheck = { user: UserRow; refusal?: undefined } | { user?: undefined; refusal: LoginRefusal };
+/** `namedProfileId`: the profile whose name was the login (contract section 16: a game login by name picks it). */
+export type LoginCheck =
+  { user: UserRow; refusal?: undefined; namedProfileId?: number } | { user?: undefined; refusal: LoginRefusal; namedProfileId?: undefined };
 
 const NO_CODE: CodeCarrier = { code: undefined };
 
@@ -38,26 +65,49 @@ export class Credentials {
     private readonly db: Kysely<Database>,
     private readonly failures: LoginFailures,
     private readonly secondFactor: SecondFactor | null = null,
+    private readonly clock: Clock = systemClock,
+    private readonly appPasswords: AppPasswordCheck | null = null,
   ) {}
 
   /**
    * The account `login` (a username or a mail address, in any letter case) names, when `password` is its password
    * and, for an account with two-factor login on, the code `carrier` brings lets it in; otherwise the refusal, for an
-   * unknown account as for a wrong password taking the same time. Throws the 429 of the login limits before checking
-   * anything once the address or the account has failed too often. A null `clientAddress` is a login relayed by a
-   * server that does not say whose it is (a LaunchServer): only the account's limit applies.
+   * unknown account as for a wrong password taking the same time and counting alike. Throws the 429 of the login
+   * limits, checking nothing, once they are used up. A null `clientAddress` is a login relayed by a server that does
+   * not say whose it is (a LaunchServer): only the account's limit applies. With `options.appPasswords`, `password`
+   * may also be one of the account's app passwords.
    */
-  async check(login: string, password: string, clientAddress: string | null, carrier: CodeCarrier = NO_CODE): Promise<LoginCheck> {
+  async check(
+    login: string,
+    password: string,
+    clientAddress: string | null,
+    carrier: CodeCarrier = NO_CODE,
+    options: CheckOptions = {},
+  ): Promise<LoginCheck> {
     const byMail = login.includes('@');
     const loginKey = byMail ? mailKey(login) : usernameKey(login.trim());
-    if (clientAddress !== null) await this.failures.ensureAllowed(null, clientAddress);
-    const user = await this.db
-      .selectFrom('users')
-      .selectAll()
-      .where(byMail ? 'mail_key' : 'username_key', '=', loginKey)
-      .executeTakeFirst();
-    // An account's failures count once, whether its name or its mail address was typed; an unknown name's apart.
-    return this.verify(user, user ? accountFailureKey(user.id) : `name:${loginKey}`, password, clientAddress, carrier);
+    // Any of the account's profile names logs in, as its username does (which is its primary profile's name).
+    const found: (UserRow & { named_profile_id?: number }) | undefined = byMail
+      ? await this.db.selectFrom('users').selectAll().where('mail_key', '=', loginKey).executeTakeFirst()
+      : await this.db
+          .selectFrom('profiles')
+          .innerJoin('users', 'users.id', 'profiles.user_id')
+          .selectAll('users')
+          .select('profiles.id as named_profile_id')
+          .where('profiles.name_key', '=', loginKey)
+          .executeTakeFirst();
+    const { named_profile_id: namedProfileId, ...user } = found ?? {};
+    const account = found ? (user as UserRow) : undefined;
+    // An account's failures count once, whether a name or its mail address was typed; an unknown name's apart.
+    const check = await this.verify(
+      account,
+      account ? accountFailureKey(account.id) : `name:${loginKey}`,
+      password,
+      clientAddress,
+      carrier,
+      options,
+    );
+    return check.user && namedProfileId !== undefined ? { ...check, namedProfileId } : check;
   }
 
   /**
@@ -76,10 +126,20 @@ export class Credentials {
    * when two-factor login is off, or when `code` is good; a wrong code counts as a failed login.
    */
   async checkSecondFactor(user: UserRow, code: string | undefined, clientAddress: string | null): Promise<LoginCheck> {
-    const accountKey = accountFailureKey(user.id);
-    await this.failures.ensureAllowed(accountKey, clientAddress);
+    const attempt = await this.failures.take(accountFailureKey(user.id), clientAddress);
     const on = this.secondFactor !== null && (await this.secondFactor.isOn(user.id));
-    return this.secondStep(user, on, code, accountKey, clientAddress);
+    return this.secondStep(user, on, code, attempt);
+  }
+
+  /**
+   * Whether a logged-in player proves to be the account's owner: the password, and the code when two-factor login is
+   * on (LoginFailures.confirmOwner: one place on the login limits for both).
+   */
+  async confirmOwner(userId: number, password: string, code: string | undefined, clientAddress: string): Promise<ProofRefusal | null> {
+    const secondFactor = this.secondFactor;
+    if (secondFactor === null || !(await secondFactor.isOn(userId))) return this.failures.confirmOwner(userId, password, clientAddress);
+    const sent = code !== undefined && code.trim() !== '';
+    return this.failures.confirmOwner(userId, password, clientAddress, sent ? () => secondFactor.accept(userId, code) : null);
   }
 
   private async verify(
@@ -88,9 +148,9 @@ export class Credentials {
     given: string,
     clientAddress: string | null,
     carrier: CodeCarrier,
+    options: CheckOptions = {},
   ): Promise<LoginCheck> {
-    const { failures, secondFactor } = this;
-    await failures.ensureAllowed(accountKey, null);
+    const { failures, secondFactor, appPasswords } = this;
     const twoFactorOn = user !== undefined && secondFactor !== null && (await secondFactor.isOn(user.id));
     let password = given;
     let code = carrier === 'after-colon' ? undefined : carrier.code;
@@ -103,30 +163,34 @@ export class Credentials {
         code = given.slice(colon + 1);
       }
     }
+    const attempt = await failures.take(accountKey, clientAddress);
+    // The whole string, never a part before a colon: an app password with `:code` after it is wrong.
+    if (user && options.appPasswords && appPasswords !== null && (await appPasswords.accept(user.id, given))) {
+      await attempt.loggedIn();
+      return { user };
+    }
     if (user && (await verifyPassword(user.password, password))) {
-      return this.secondStep(user, twoFactorOn, code, accountKey, clientAddress);
+      // The password is right (whatever the second factor says): an imported hash becomes argon2id now.
+      const upgraded = await upgradeImported(this.db, user, password, this.clock.now());
+      return this.secondStep(upgraded === null ? user : { ...user, password: upgraded }, twoFactorOn, code, attempt);
     }
     if (!user) await verifyPassword(null, password);
-    await failures.count(user?.id, accountKey, clientAddress);
+    await attempt.failed(user?.id);
     return { refusal: 'credentials' };
   }
 
-  /** After the password: the code when two-factor login is on. The failure counter is forgotten only once all passed. */
-  private async secondStep(
-    user: UserRow,
-    twoFactorOn: boolean,
-    code: string | undefined,
-    accountKey: string,
-    clientAddress: string | null,
-  ): Promise<LoginCheck> {
+  /** After the password: the code when two-factor login is on, on the place `attempt` took before either check. */
+  private async secondStep(user: UserRow, twoFactorOn: boolean, code: string | undefined, attempt: LoginAttempt): Promise<LoginCheck> {
     if (twoFactorOn) {
-      if (code === undefined || code.trim() === '') return { refusal: 'code-required' };
-      if (!(await this.secondFactor!.accept(user.id, code))) {
-        await this.failures.count(user.id, accountKey, clientAddress);
-        return { refusal: 'code-wrong' };
+      if (code === undefined || code.trim() === '') {
+        await attempt.passed(); // nothing wrong yet: the code is asked for
+        return { refusal: 'code-required' };
+      }
+      if (!(await attempt.codeAccepted(user.id, () => this.secondFactor!.accept(user.id, code)))) {
+        return { refusal: (await this.secondFactor!.wasUsed(user.id, code)) ? 'code-used' : 'code-wrong' };
       }
     }
-    await this.failures.forget(accountKey);
+    await attempt.loggedIn();
     return { user };
   }
 }

@@ -1,5 +1,5 @@
 // How paths name users and textures (contract section 4): a numeric user id, a UUID (with or without dashes,
-// any letter case), or a username.
+// any letter case), or a username; a UUID or name may be any of the account's profiles' (contract section 16).
 import type { Executor } from '../database/schema.ts';
 import { notFound } from '../http/envelope.ts';
 import { usernameKey } from './rules.ts';
@@ -24,9 +24,14 @@ export async function userByIdentifier(db: Executor, identifier: string) {
     ? Number(identifier) > MAX_USER_ID
       ? undefined
       : await query.where('id', '=', Number(identifier)).executeTakeFirst()
-    : uuid
-      ? await query.where('uuid', '=', uuid).executeTakeFirst()
-      : await query.where('username_key', '=', usernameKey(identifier)).executeTakeFirst();
+    : await query
+        .where('id', 'in', (eb) =>
+          eb
+            .selectFrom('profiles')
+            .select('user_id')
+            .where(uuid ? 'uuid' : 'name_key', '=', uuid ?? usernameKey(identifier)),
+        )
+        .executeTakeFirst();
   if (!user) throw notFound('accounts.noUser', { identifier });
   return user;
 }

@@ -1,15 +1,41 @@
-// The login-failure counters that every check of an account's password or second factor shares (the logins of every
-// way in, and turning two-factor login on or off): per client address and per account, and the audit entry when an
-// account reaches its limit, so that failures count once and alike whichever check they come through.
+// The login-failure limits that every check of an account's password or second factor shares (the logins of every
+// way in, confirming a change with the password, turning two-factor login on or off): per account and client address,
+// per client address, and per account, and the audit entry when an account reaches its limit, so that failures count
+// once and alike whichever check they come through.
+//
+// Each check takes its place on the limits before the secret is checked, in one atomic step of the counter store,
+// and gives it back when the secret was right: requests arriving together cannot check more secrets than the limits
+// allow (contract section 15). A stranger who guesses from their own address fills the account-and-address limit of
+// that address only; the player, from an address with no failures, is kept out only once the per-account limit (ten
+// times as large) is used up.
 import type { Kysely } from 'kysely';
 import { recordAudit, SYSTEM } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
-import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
+import { limitSubjectOf, RULES, type Limit, type RateLimiter } from '../ratelimit/limiter.ts';
 import { verifyPassword } from './passwords.ts';
 
 /** The key of an account's login-failure counter. */
 export const accountFailureKey = (userId: number) => `id:${userId}`;
+
+/** One check's place on the login limits, taken before the secret is checked; says how the check ended. */
+export interface LoginAttempt {
+  /** The secret was wrong: the place stays taken (a failure); the failure that fills a known account's limit is audited. */
+  failed(userId: number | undefined): Promise<void>;
+  /** The secret was right: the place is given back. */
+  passed(): Promise<void>;
+  /** A complete login: the place is given back and the account's failures from this address are forgotten. */
+  loggedIn(): Promise<void>;
+  /**
+   * After a right password, whether `check` accepts the account's two-factor code, on this place and on the account's
+   * limit of wrong codes (counted before it runs); a wrong code is this attempt's failure. The code limit's 429 gives
+   * this place back (the password was right) and is thrown.
+   */
+  codeAccepted(userId: number, check: () => Promise<boolean>): Promise<boolean>;
+}
+
+/** What a logged-in player's proof lacked: the password, or the two-factor code (not sent, or wrong). */
+export type ProofRefusal = 'password' | 'code-required' | 'code-wrong';
 
 export class LoginFailures {
   constructor(
@@ -19,45 +45,106 @@ export class LoginFailures {
   ) {}
 
   /**
-   * Throws the 429 once the client address or the account has failed too often. `accountKey` is accountFailureKey()
-   * of a known account, or another key for a name no account has (null: not known yet); a null `clientAddress` (a
-   * login relayed by a server that does not say whose it is) checks the account alone.
+   * Takes one check's place on the limits of `accountKey` (accountFailureKey() of a known account, or another key for
+   * a name no account has) and `clientAddress`, or throws their 429 without checking anything. A null `clientAddress`
+   * is a login relayed by a server that does not say whose it is (a LaunchServer): it counts on the account's limit
+   * alone, which is why that limit is the large one, so that such guesses cannot lock the player out of other ways in.
    */
-  async ensureAllowed(accountKey: string | null, clientAddress: string | null): Promise<void> {
-    if (clientAddress !== null) await this.limiter.ensureAllowed(RULES.loginFailuresPerAddress, clientAddress);
-    if (accountKey !== null) await this.limiter.ensureAllowed(RULES.loginFailuresPerAccount, accountKey);
+  async take(accountKey: string, clientAddress: string | null): Promise<LoginAttempt> {
+    const { limiter } = this;
+    const limits: Limit[] =
+      clientAddress === null
+        ? []
+        : [
+            [RULES.loginFailuresPerAccountAndAddress, accountAndAddress(accountKey, clientAddress)],
+            [RULES.loginFailuresPerAddress, clientAddress],
+          ];
+    limits.push([RULES.loginFailuresPerAccount, accountKey]);
+    const counts = await limiter.takeAll(limits);
+    const accountFailures = counts.at(-1)!;
+    const giveBack = async () => {
+      for (const [rule, subject] of limits) await limiter.refund(rule, subject);
+    };
+    const attempt: LoginAttempt = {
+      failed: async (userId) => {
+        if (userId === undefined || accountFailures !== RULES.loginFailuresPerAccount.limit) return;
+        await this.auditLimitReached(userId, { failures: accountFailures, address: clientAddress });
+      },
+      passed: giveBack,
+      loggedIn: async () => {
+        await giveBack();
+        if (clientAddress !== null) {
+          await limiter.forget(RULES.loginFailuresPerAccountAndAddress, accountAndAddress(accountKey, clientAddress));
+        }
+      },
+      codeAccepted: async (userId, check) => {
+        const accepted = await this.checkSecondFactorCode(userId, check).catch(async (refusal: unknown) => {
+          await giveBack();
+          throw refusal;
+        });
+        if (!accepted) await attempt.failed(userId);
+        return accepted;
+      },
+    };
+    return attempt;
+  }
+
+  /**
+   * Whether `check` accepts a two-factor code (or recovery code) of the account: counted, before it runs, on the
+   * account's limit of wrong codes besides the login limits; a right code gives its place back. Throws that limit's
+   * 429 without checking anything once it is used up.
+   */
+  private async checkSecondFactorCode(userId: number, check: () => Promise<boolean>): Promise<boolean> {
+    const rule = RULES.secondFactorFailuresPerAccount;
+    const key = accountFailureKey(userId);
+    const [failures] = await this.limiter.takeAll([[rule, key]]);
+    if (await check()) {
+      await this.limiter.refund(rule, key);
+      return true;
+    }
+    // Someone who has the password is guessing codes: worth an entry when the account's code limit fills.
+    if (failures === rule.limit) await this.auditLimitReached(userId, { failures, secondFactor: true });
+    return false;
+  }
+
+  private async auditLimitReached(userId: number, details: Record<string, unknown>): Promise<void> {
+    await recordAudit(this.db, this.clock.now(), { actor: SYSTEM, action: 'auth.login_failures', target: userId, details });
   }
 
   /**
    * Whether `given` is the account's own password, for a logged-in player confirming a change (the password or mail,
-   * turning two-factor login off); a wrong one counts as a failed login, as at the login itself.
+   * deleting the account, turning two-factor login on); a wrong one counts as a failed login, as at the login itself.
    */
   async confirmOwnPassword(userId: number, given: string, clientAddress: string | null): Promise<boolean> {
-    const accountKey = accountFailureKey(userId);
-    await this.ensureAllowed(accountKey, clientAddress);
-    const { password } = await this.db.selectFrom('users').select('password').where('id', '=', userId).executeTakeFirstOrThrow();
-    if (await verifyPassword(password, given)) return true;
-    await this.count(userId, accountKey, clientAddress);
-    return false;
+    return (await this.confirmOwner(userId, given, clientAddress)) === null;
   }
 
-  /** Counts a failure; the one that brings a known account (`userId`) to its limit is audited. */
-  async count(userId: number | undefined, accountKey: string, clientAddress: string | null): Promise<void> {
-    const { limiter } = this;
-    if (clientAddress !== null) await limiter.count(RULES.loginFailuresPerAddress, clientAddress);
-    const failures = await limiter.count(RULES.loginFailuresPerAccount, accountKey);
-    if (userId !== undefined && failures === RULES.loginFailuresPerAccount.limit) {
-      await recordAudit(this.db, this.clock.now(), {
-        actor: SYSTEM,
-        action: 'auth.login_failures',
-        target: userId,
-        details: { failures, address: clientAddress },
-      });
+  /**
+   * Whether a logged-in player proves to be the account's owner for a change that adds or removes a way in (linking
+   * Discord, turning two-factor login off): the password, then, where `code` is given, the two-factor code it checks
+   * (null: one is needed and none was sent). Both on one place on the login limits, as a login's password and code.
+   */
+  async confirmOwner(
+    userId: number,
+    password: string,
+    clientAddress: string | null,
+    code?: (() => Promise<boolean>) | null,
+  ): Promise<ProofRefusal | null> {
+    const attempt = await this.take(accountFailureKey(userId), clientAddress);
+    const stored = await this.db.selectFrom('users').select('password').where('id', '=', userId).executeTakeFirstOrThrow();
+    if (!(await verifyPassword(stored.password, password))) {
+      await attempt.failed(userId);
+      return 'password';
     }
-  }
-
-  /** Forgets an account's failures after a complete login. */
-  forget(accountKey: string): Promise<void> {
-    return this.limiter.forget(RULES.loginFailuresPerAccount, accountKey);
+    if (code === null) {
+      await attempt.passed(); // nothing wrong yet: the code is asked for
+      return 'code-required';
+    }
+    if (code !== undefined && !(await attempt.codeAccepted(userId, code))) return 'code-wrong';
+    await attempt.passed();
+    return null;
   }
 }
+
+/** The subject of the account-and-address limit: an IPv6 address counts by its /64, as on the per-address limit. */
+const accountAndAddress = (accountKey: string, clientAddress: string) => `${accountKey}@${limitSubjectOf(clientAddress)}`;

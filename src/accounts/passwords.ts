@@ -1,5 +1,10 @@
-// argon2id with OWASP's recommended minimum cost (19 MiB, 2 passes): slow for attackers, ~20-40 ms for us.
+// argon2id with OWASP's recommended minimum cost (19 MiB, 2 passes): slow for attackers, ~20-40 ms for us. Imported
+// accounts may still hold their source's hash (imported-passwords.ts) until their first login replaces it.
 import { type Algorithm, hash, verify } from '@node-rs/argon2';
+import type { Kysely } from 'kysely';
+import { actorOf, recordAudit } from '../audit/audit.ts';
+import type { Database, UserRow } from '../database/schema.ts';
+import { importedFormat, isImported, verifyImported } from './imported-passwords.ts';
 
 // Algorithm is an ambient const enum, which verbatimModuleSyntax cannot import: 2 is its Argon2id member.
 const ARGON2ID = 2 as Algorithm;
@@ -11,14 +16,52 @@ export const hashPassword = (password: string) => hash(password, ARGON2_OPTIONS)
 // Verifying against this when the user does not exist makes "no such user" take as long as "wrong password".
 const UNKNOWN_USER_HASH = hash('no user has this password', ARGON2_OPTIONS);
 
+const dummyVerify = async (password: string) => {
+  await verify(await UNKNOWN_USER_HASH, password).catch(() => false);
+};
+
 export async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
   if (storedHash === null) {
-    await verify(await UNKNOWN_USER_HASH, password).catch(() => false);
+    await dummyVerify(password);
     return false;
+  }
+  if (isImported(storedHash)) {
+    // An imported md5 (or an unusable value) answers at once: the dummy argon2id check alongside keeps such an
+    // account as slow to refuse as any other, so timing tells no one which accounts are imported ones.
+    const [verified] = await Promise.all([verifyImported(storedHash, password), dummyVerify(password)]);
+    return verified;
   }
   try {
     return await verify(storedHash, password);
   } catch {
     return false;
   }
+}
+
+/**
+ * After `password` verified against `user.password` (the value read before the check): when that is an imported
+ * value, replaces it with argon2id and audits `user.password_rehash {from: format}`, but only where the row still
+ * holds that value, so that a password change made meanwhile is kept. Returns the new stored value, or null when
+ * nothing was replaced (not imported, or changed meanwhile).
+ */
+export async function upgradeImported(
+  db: Kysely<Database>,
+  user: Pick<UserRow, 'id' | 'username' | 'mail' | 'password'>,
+  password: string,
+  nowMs: number,
+): Promise<string | null> {
+  const from = importedFormat(user.password);
+  if (from === null) return null;
+  const replacement = await hashPassword(password);
+  return db.transaction().execute(async (trx) => {
+    const result = await trx
+      .updateTable('users')
+      .set({ password: replacement })
+      .where('id', '=', user.id)
+      .where('password', '=', user.password)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return null;
+    await recordAudit(trx, nowMs, { actor: actorOf(user), action: 'user.password_rehash', target: user.id, details: { from } });
+    return replacement;
+  });
 }

@@ -5,6 +5,10 @@ import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database, UserRow } from '../database/schema.ts';
 import type { UserDetail } from '../http/shapes/user-detail.ts';
 import { DEFAULT_LANGUAGE, isLanguage } from '../i18n/languages.ts';
+import { LEVELS } from './standing.ts';
+
+/** The profile limit in force (contract section 16): the account's own, else the setting; admins and owners have none. */
+export const profileLimit = (own: number | null, setting: number, level: number) => (level >= LEVELS.admin ? -1 : (own ?? setting));
 
 /** The user columns the detail shape is made of. */
 type ProfileUser = Pick<
@@ -21,46 +25,68 @@ type ProfileUser = Pick<
   | 'selected_skin_id'
   | 'selected_cape_id'
   | 'language'
+  | 'max_profiles'
 >;
 
-type HoldingKind = 'skin' | 'cape' | 'two_factor';
+type HoldingKind = 'skin' | 'cape' | 'two_factor' | 'profile';
 
-/** One thing a user holds: a skin (with the cape it shows), a cape, or two-factor login being on. */
+/**
+ * One thing a user holds: a skin (with the cape it shows), a cape, two-factor login being on, or a game profile
+ * (with the ids of the skin and cape it wears, when it is not the primary one: that one wears the account's choice).
+ */
 export interface Holding {
   kind: HoldingKind;
   id: number;
   uuid: string;
   name: string;
   cape_uuid: string | null;
+  skin_id: number | null;
+  cape_id: number | null;
 }
 
-const HOLDING_COLUMNS = ['kind', 'id', 'uuid', 'name', 'cape_uuid'] as const;
+const HOLDING_COLUMNS = ['kind', 'id', 'uuid', 'name', 'cape_uuid', 'skin_id', 'cape_id'] as const;
 
 /** Everything the detail shape lists of a user, of three tables in one query (one round trip on PostgreSQL). */
 function holdingsOf(db: Kysely<Database>, userId: number | Expression<number>) {
   const kind = (holding: HoldingKind) => sql.lit(holding).$castTo<HoldingKind>().as('kind');
   const none = <Column extends string>(column: Column) => sql.lit(null).$castTo<string | null>().as(column);
   const blank = <Column extends string>(column: Column) => sql.lit('').$castTo<string>().as(column);
+  // Typed: PostgreSQL reads an untyped null as text, which does not unite with the profiles' integer columns.
+  const noId = <Column extends string>(column: Column) => sql<number | null>`cast(null as integer)`.as(column);
   return (
     db
       .selectFrom('skins')
       .leftJoin('capes', 'capes.id', 'skins.cape_id')
-      .select([kind('skin'), 'skins.id', 'skins.uuid', 'skins.name', 'capes.uuid as cape_uuid'])
+      .select([kind('skin'), 'skins.id', 'skins.uuid', 'skins.name', 'capes.uuid as cape_uuid', noId('skin_id'), noId('cape_id')])
       .where('skins.user_id', '=', userId)
       .unionAll(
         db
           .selectFrom('capes')
           .innerJoin('cape_owners', 'cape_owners.cape_id', 'capes.id')
-          .select([kind('cape'), 'capes.id', 'capes.uuid', 'capes.name', none('cape_uuid')])
+          .select([kind('cape'), 'capes.id', 'capes.uuid', 'capes.name', none('cape_uuid'), noId('skin_id'), noId('cape_id')])
           .where('cape_owners.user_id', '=', userId),
       )
       // Whether two-factor login is on (src/two-factor keeps the table; a setup not confirmed yet does not count).
       .unionAll(
         db
           .selectFrom('two_factor')
-          .select([kind('two_factor'), 'user_id as id', blank('uuid'), blank('name'), none('cape_uuid')])
+          .select([kind('two_factor'), 'user_id as id', blank('uuid'), blank('name'), none('cape_uuid'), noId('skin_id'), noId('cape_id')])
           .where('user_id', '=', userId)
           .where('enabled_at', 'is not', null),
+      )
+      .unionAll(
+        db
+          .selectFrom('profiles')
+          .select([
+            kind('profile'),
+            'profiles.id',
+            'profiles.uuid',
+            'profiles.name',
+            none('cape_uuid'),
+            'profiles.selected_skin_id as skin_id',
+            'profiles.selected_cape_id as cape_id',
+          ])
+          .where('profiles.user_id', '=', userId),
       )
   );
 }
@@ -75,7 +101,7 @@ export const holdingsColumn = (db: Kysely<Database>) =>
 /** The holdings of holdingsColumn, in id order like the query of Profiles. */
 export function holdingsFromColumn(value: unknown): Holding[] {
   return jsonRows(value)
-    .map(([kind, id, uuid, name, cape_uuid]) => ({ kind, id, uuid, name, cape_uuid }) as Holding)
+    .map(([kind, id, uuid, name, cape_uuid, skin_id, cape_id]) => ({ kind, id, uuid, name, cape_uuid, skin_id, cape_id }) as Holding)
     .sort((a, b) => a.id - b.id);
 }
 
@@ -83,7 +109,11 @@ export class Profiles {
   /** Run by the admin user view and after changes: compiled once (see reusable-query.ts). Rows come in id order. */
   private readonly holdingsOf;
 
-  constructor(db: Kysely<Database>) {
+  constructor(
+    db: Kysely<Database>,
+    /** MAX_PROFILES: the limit of an account without its own. */
+    private readonly maxProfiles: number,
+  ) {
     this.holdingsOf = reusableQuery(db, { userId: -201 }, ({ userId }) => holdingsOf(db, userId).orderBy('id'));
   }
 
@@ -95,6 +125,20 @@ export class Profiles {
     holdings ??= await this.holdingsOf({ userId: user.id });
     const skins = holdings.filter((holding) => holding.kind === 'skin');
     const capes = holdings.filter((holding) => holding.kind === 'cape');
+    const skinUuid = (id: number | null) => skins.find((skin) => skin.id === id)?.uuid ?? '';
+    const capeUuid = (id: number | null) => capes.find((cape) => cape.id === id)?.uuid ?? '';
+    const profiles = holdings
+      .filter((holding) => holding.kind === 'profile')
+      .map((profile) => {
+        const primary = profile.uuid === user.uuid;
+        return {
+          Uuid: profile.uuid,
+          Username: profile.name,
+          Primary: primary,
+          Selected_Skin: skinUuid(primary ? user.selected_skin_id : profile.skin_id),
+          Selected_Cape: capeUuid(primary ? user.selected_cape_id : profile.cape_id),
+        };
+      });
     return {
       Username: user.username ?? '',
       Uuid: user.uuid ?? '',
@@ -110,6 +154,8 @@ export class Profiles {
       Mail_verification: user.mail_verification,
       TwoFactor: holdings.some((holding) => holding.kind === 'two_factor'),
       Language: isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE,
+      Profiles: profiles,
+      MaxProfiles: profileLimit(user.max_profiles, this.maxProfiles, level),
     };
   }
 }

@@ -1,27 +1,35 @@
 // Routes of the account flows (interface.md 4.1) and the player's own profile (contract section 6).
 import type { FastifyInstance } from 'fastify';
-import { envelopeSchema, errorResponses, languageOf, message, ok } from '../http/envelope.ts';
+import { badRequest, envelopeSchema, errorResponses, languageOf, message, ok } from '../http/envelope.ts';
 import type { Message } from '../i18n/i18n.ts';
-import { LANGUAGES, type Language } from '../i18n/languages.ts';
+import { LANGUAGES } from '../i18n/languages.ts';
 import { ACCOUNT_SESSION_SCHEMA, ACCOUNT_SESSIONS_EXAMPLE } from '../http/shapes/account-session.ts';
 import { BASE } from '../http/shapes/example-story.ts';
 import { LOGGED_IN, WEB_LOGIN_RESPONSE_SCHEMA } from '../http/shapes/web-login.ts';
 import { USER_DETAIL_EXAMPLE, USER_DETAIL_SCHEMA } from '../http/shapes/user-detail.ts';
+import { withSchemaTypes } from '../http/schema-types.ts';
 import { callerOf } from './authenticate.ts';
 import type { Profiles } from './profile.ts';
 import type { AccountService, SelectionCheck } from './service.ts';
 
 const text = { type: 'string', maxLength: 1024 } as const;
-/** A body of required text fields, named by its example. */
-const bodyOf = (example: Record<string, string>, optional: string[] = []) =>
+/** A body of required text fields, named by its example; typed as what it is, so that the request's type follows. */
+const bodyOf = <const Example extends Record<string, string>, const Optional extends keyof Example & string = never>(
+  example: Example,
+  optional: readonly Optional[] = [],
+) =>
   ({
     type: 'object',
-    required: Object.keys(example).filter((field) => !optional.includes(field)),
-    properties: Object.fromEntries(Object.keys(example).map((field) => [field, text])),
+    required: Object.keys(example).filter((field) => !(optional as readonly string[]).includes(field)) as Exclude<
+      keyof Example & string,
+      Optional
+    >[],
+    properties: Object.fromEntries(Object.keys(example).map((field) => [field, text])) as { [Field in keyof Example]: typeof text },
     examples: [example],
   }) as const;
 const emptyEnvelope = (msg: Message, url: string | null = null) => ({ 200: envelopeSchema(undefined, ok({}, msg, url)) });
-const CODE = { code: 'K7QX2M9P' };
+// The mail shows a code in two groups of five; any case, and a space, a dash or nothing between the groups, is accepted.
+const CODE = { code: 'K7QX2-M9PRT' };
 const tags = ['auth'];
 const REGISTERED = message('accounts.registered');
 const CONFIRMED = message('accounts.confirmed');
@@ -31,9 +39,22 @@ const PASSWORD_RESET = message('accounts.passwordReset');
 const FINISHED = message('accounts.finished');
 const LOGGED_OUT_EVERYWHERE = message('accounts.loggedOutEverywhere');
 const DELETED = message('accounts.deleted');
+const CONTINUATION_EXAMPLE = '418.1767229200000.Xq3v0bN8QyV2lH5tJmR9cW1eK7uA4sD6fG0hZ3pL8oE';
+const CONTINUATION = {
+  type: 'string',
+  maxLength: 200,
+  description:
+    'the continuation the registration (or a sending again) answered: kept by the browser tab that registered, it lets that tab be logged in when it confirms, and have the mail sent again (one hour; docs/security.md)',
+} as const;
+const CONTINUATION_DATA = {
+  type: 'object',
+  required: ['continuation'],
+  properties: { continuation: { type: 'string' } },
+} as const;
 
-export function accountRoutes(app: FastifyInstance, accounts: AccountService, profiles: Profiles, wardrobe: SelectionCheck) {
-  app.post<{ Body: { mail: string; password: string; invite?: string } }>(
+export function accountRoutes(fastify: FastifyInstance, accounts: AccountService, profiles: Profiles, wardrobe: SelectionCheck) {
+  const app = withSchemaTypes(fastify);
+  app.post(
     '/api/auth/register',
     {
       schema: {
@@ -45,30 +66,100 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
           "confirmed yet needs no invitation. The account's mails are in the language of this request's Accept-Language.",
         tags,
         body: bodyOf({ mail: 'steve@example.org', password: 'correct horse battery', invite: 'q3Vf8LkQ2xN7cR1tYb5wZ0aD' }, ['invite']),
-        response: { ...emptyEnvelope(REGISTERED, `${BASE}/register/confirm`), ...errorResponses(403, 409, 429) },
+        response: {
+          200: envelopeSchema(CONTINUATION_DATA, ok({ continuation: CONTINUATION_EXAMPLE }, REGISTERED, `${BASE}/register/confirm`)),
+          ...errorResponses(403, 409, 429),
+        },
       },
     },
     async (request) => {
       // The account's mails follow the language of the request that registers it (contract section 14).
-      const next = await accounts.register(request.body.mail, request.body.password, request.ip, request.body.invite, languageOf(request));
-      return ok({}, REGISTERED, next);
+      const { next, continuation } = await accounts.register(
+        request.body.mail,
+        request.body.password,
+        request.ip,
+        request.body.invite,
+        languageOf(request),
+      );
+      return ok({ continuation }, REGISTERED, next);
     },
   );
 
-  app.post<{ Body: { code: string } }>(
+  app.post(
+    '/api/auth/confirm/resend',
+    {
+      schema: {
+        summary: 'Send the confirmation mail again: a new code, within the mail limits (one a minute to an address)',
+        description:
+          'For the browser tab that registered, `continuation` alone; for a player whose login was refused because the ' +
+          'mail address is not confirmed yet, the login itself (`username`, `password`, and `totp` with two-factor login on), ' +
+          'counted as a login. The new code carries the password that registration (or that login) proved. 409 when the ' +
+          'address is confirmed already; 400 when the continuation has ended (register again, or log in).',
+        tags,
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { continuation: CONTINUATION, username: text, password: text, totp: text },
+          examples: [{ continuation: CONTINUATION_EXAMPLE }],
+        },
+        response: {
+          200: envelopeSchema(
+            {
+              ...CONTINUATION_DATA,
+              required: ['continuation', 'mail'],
+              properties: { ...CONTINUATION_DATA.properties, mail: { type: 'string' } },
+            },
+            ok(
+              { continuation: CONTINUATION_EXAMPLE, mail: 'steve@example.org' },
+              message('accounts.sentAgain', { mail: 'steve@example.org' }),
+              `${BASE}/register/confirm`,
+            ),
+          ),
+          ...errorResponses(400, 401, 403, 409, 429),
+        },
+      },
+    },
+    async (request) => {
+      const { continuation, username, password, totp } = request.body;
+      const proof =
+        continuation !== undefined
+          ? { continuation }
+          : username !== undefined && password !== undefined
+            ? { login: username, password, totp }
+            : undefined;
+      if (proof === undefined) throw badRequest('accounts.resendProofMissing');
+      const sent = await accounts.resendConfirmation(proof, request.ip);
+      return ok({ continuation: sent.continuation, mail: sent.mail }, message('accounts.sentAgain', { mail: sent.mail }), sent.next);
+    },
+  );
+
+  app.post(
     '/api/auth/confirm',
     {
       schema: {
         summary: 'Registration step 2 (or a mail change): confirm the mail address with the mailed code',
+        description:
+          'With the `continuation` of the registration that had this very code mailed (the browser tab that registered), ' +
+          'the answer logs in too: `data.jwt`, as a login gives, so that the password is not asked again. Without it, or ' +
+          'with another code, `data` is empty and the player logs in.',
         tags,
-        body: bodyOf(CODE),
-        response: { ...emptyEnvelope(CONFIRMED, `${BASE}/register/finish`), ...errorResponses(429) },
+        body: {
+          ...bodyOf({ ...CODE, continuation: CONTINUATION_EXAMPLE }, ['continuation']),
+          properties: { code: text, continuation: CONTINUATION },
+        },
+        response: {
+          200: envelopeSchema({ type: 'object', properties: { jwt: { type: 'string' } } }, ok({}, CONFIRMED, `${BASE}/register/finish`)),
+          ...errorResponses(429),
+        },
       },
     },
-    async (request) => ok({}, CONFIRMED, await accounts.confirmMail(request.body.code, request.ip)),
+    async (request) => {
+      const { next, jwt } = await accounts.confirmMail(request.body.code, request.ip, request.body.continuation);
+      return ok(jwt === undefined ? {} : { jwt }, CONFIRMED, next);
+    },
   );
 
-  app.post<{ Body: { username: string; password: string; totp?: string } }>(
+  app.post(
     '/api/auth/login',
     {
       schema: {
@@ -103,7 +194,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
     },
   );
 
-  app.post<{ Body: { mail: string } }>(
+  app.post(
     '/api/auth/forgetpass',
     {
       schema: {
@@ -119,7 +210,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
     },
   );
 
-  app.post<{ Body: { code: string } }>(
+  app.post(
     '/api/auth/forgetpass/validate',
     {
       schema: {
@@ -135,7 +226,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
     },
   );
 
-  app.post<{ Body: { code: string; password: string } }>(
+  app.post(
     '/api/auth/forgetpass/update',
     {
       schema: {
@@ -151,7 +242,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
     },
   );
 
-  app.post<{ Body: { username: string; password?: string } }>(
+  app.post(
     '/api/home/registerfinish',
     {
       config: { access: 'registering' },
@@ -184,16 +275,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
     },
   );
 
-  app.patch<{
-    Body: {
-      password?: string;
-      mail?: string;
-      current_password?: string;
-      selected_skin?: string;
-      selected_cape?: string;
-      language?: Language;
-    };
-  }>(
+  app.patch(
     '/api/home',
     {
       config: { access: 'player' },
@@ -226,7 +308,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
       const { password, mail, current_password, selected_skin, selected_cape, language } = request.body;
       const choice = { selected_skin, selected_cape };
       const selects = selected_skin !== undefined || selected_cape !== undefined;
-      const selection = selects ? { columns: await wardrobe.selectionChanges(caller, choice), choice } : undefined;
+      const selection = selects ? { columns: await wardrobe.selectionChanges(caller.user.id, choice), choice } : undefined;
       const user = await accounts.updateHome(
         caller,
         { password, mail, currentPassword: current_password, selection, language },
@@ -266,7 +348,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
     },
   );
 
-  app.delete<{ Body: { password: string } }>(
+  app.delete(
     '/api/home',
     {
       config: { access: 'player' },
@@ -278,7 +360,7 @@ export function accountRoutes(app: FastifyInstance, accounts: AccountService, pr
       },
     },
     async (request) => {
-      return ok({}, DELETED, await accounts.deleteAccount(callerOf(request), request.body.password));
+      return ok({}, DELETED, await accounts.deleteAccount(callerOf(request), request.body.password, request.ip));
     },
   );
 }

@@ -1,20 +1,45 @@
 // The account field rules of contract section 2, each returning the value to store or throwing a 400 naming the field.
-import { offlinePlayerUuid } from '../minecraft/offline-uuid.ts';
+import { isPlayerName, playerNameKey, type PlayerNameRule } from '../minecraft/player-names.ts';
 import { badRequest } from '../http/envelope.ts';
-import { PASSWORD_LENGTH } from '../http/shapes/account-rules.ts';
+import { PASSWORD_LENGTH } from '../shared/account-rules.ts';
+import { isCommonPassword } from './common-passwords.ts';
 
-const USERNAME = /^[A-Za-z0-9_]{3,16}$/;
 // A plausible shape, not RFC 5322: one @, no spaces, a dot in the domain, no empty labels.
 const MAIL = /^[^\s@"<>()[\]\\,;:]+@(?:[^\s@."<>()[\]\\,;:]+\.)+[^\s@."<>()[\]\\,;:]{2,}$/;
 
-export function checkUsername(value: string): string {
-  if (!USERNAME.test(value)) throw badRequest('accounts.usernameRule', { field: 'username' });
+// The audit names the service's own actions `system` and the operator CLI's `cli` (src/audit/audit.ts,
+// src/admin/cli.ts): no account may take them now, so that no entry a player made reads as the service's own.
+const RESERVED_USERNAME_KEYS = new Set(['system', 'cli']);
+
+/** A username is the primary profile's name: the PROFILE_NAME_RULE applies (`field` names it in the error). */
+export function checkUsername(value: string, rule: PlayerNameRule, field = 'username'): string {
+  if (!isPlayerName(value, rule)) throw badRequest(rule === 'cjk' ? 'accounts.usernameRuleCjk' : 'accounts.usernameRule', { field });
   return value;
 }
 
-export function checkPassword(value: string, field = 'password'): string {
+/** checkUsername for a name an account is about to take: also refuses the names the audit gives the service itself. */
+export function checkNewUsername(value: string, rule: PlayerNameRule, field = 'username'): string {
+  checkUsername(value, rule, field);
+  if (RESERVED_USERNAME_KEYS.has(usernameKey(value))) throw badRequest('accounts.usernameReserved', { field, username: value });
+  return value;
+}
+
+// One character repeated (eight spaces, `aaaaaaaa`): no list holds them all, and they are as easy to guess.
+const ONE_CHARACTER_REPEATED = /^(.)\1*$/su;
+
+/**
+ * The rules for a password being set (never at login, so that older passwords still work): the length, then not a
+ * common password, and not the account's own mail address or player names (`ownIdentifiers`), all without regard
+ * to case.
+ */
+export function checkPassword(value: string, ownIdentifiers: readonly (string | null | undefined)[] = []): string {
+  const field = 'password';
   if (value.length < PASSWORD_LENGTH.min) throw badRequest('accounts.passwordTooShort', { field });
   if (value.length > PASSWORD_LENGTH.max) throw badRequest('accounts.passwordTooLong', { field });
+  if (isCommonPassword(value) || ONE_CHARACTER_REPEATED.test(value)) throw badRequest('accounts.passwordCommon', { field });
+  const lowerCased = value.toLowerCase();
+  if (ownIdentifiers.some((identifier) => identifier?.toLowerCase() === lowerCased))
+    throw badRequest('accounts.passwordIsOwnIdentifier', { field });
   return value;
 }
 
@@ -30,11 +55,4 @@ export function checkMail(value: string): string {
 }
 
 export const mailKey = (mail: string) => mail.trim().toLowerCase();
-export const usernameKey = (username: string) => username.toLowerCase();
-
-/** Every column that follows from a player name: the name, its key for uniqueness, its offline-mode UUID. */
-export const usernameColumns = (username: string) => ({
-  username,
-  username_key: usernameKey(username),
-  offline_uuid: offlinePlayerUuid(username),
-});
+export const usernameKey = playerNameKey;

@@ -2,11 +2,10 @@
 // registration unfinished), and the permission levels it rests on. Every way in (the web login, the token check on
 // every request, and the game and launcher logins) asks this module instead of reading the columns itself.
 import type { Executor, UserRow } from '../database/schema.ts';
+import { LEVELS } from '../shared/levels.ts';
 
-/** Permission levels of contract section 3. */
-export const LEVELS = { banned: -1, player: 0, moderator: 1, admin: 2, owner: 3 } as const;
-
-export type LevelName = keyof typeof LEVELS;
+// The levels are shared with the pages; the service's modules take them from here, with the rule that rests on them.
+export { LEVELS, type LevelName } from '../shared/levels.ts';
 
 /** Contract section 3: perms raised by an unexpired role grant; a ban overrides both. */
 export function effectiveLevel(perms: number, grant: { role_level: number; expires_at: number | null } | null, nowMs: number): number {

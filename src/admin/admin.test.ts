@@ -49,7 +49,7 @@ describeEachDatabase('user administration', (kind) => {
       'username',
       'uuid',
     ]);
-    assert.match(record.password, /^\$argon2id\$/, 'the stored hash, never the password');
+    assert.equal(record.password, '', 'the hash only for permanent owners');
     assert.equal(record.accessToken, null);
     assert.deepEqual(
       [record.level, record.role_grant, record.discord],
@@ -111,6 +111,20 @@ describeEachDatabase('user administration', (kind) => {
     assert.equal((await patch(moderator.token, player.username, { mail_verify: true })).status, 403, 'moderators only read');
   });
 
+  it("refuses to rename an account to the audit's own actor names, but leaves an account that has one its name", async () => {
+    const player = await withPerms(0);
+    for (const username of ['System', 'CLI']) {
+      const refused = await patch(ownerToken, player.id, { username });
+      assert.equal(refused.status, 400, username);
+      assert.match(refused.body.msg, /reserved/, username);
+    }
+    const older = await withPerms(0);
+    await service.db.updateTable('users').set({ username: 'System', username_key: 'system' }).where('id', '=', older.id).execute();
+    const kept = await patch(ownerToken, older.id, { username: 'System', mail_verification: false });
+    assert.equal(kept.status, 200, 'an account named so before the reservation keeps its name through an edit');
+    assert.equal((await patch(ownerToken, older.id, { username: 'sYSTEM' })).status, 200, 'and may change its letter case');
+  });
+
   it('refuses bad patches with 400 or 409 and changes nothing', async () => {
     const player = await service.registerPlayer();
     const other = await service.registerPlayer();
@@ -134,6 +148,30 @@ describeEachDatabase('user administration', (kind) => {
     }
     const after = await service.db.selectFrom('users').selectAll().where('username', '=', player.username).executeTakeFirstOrThrow();
     assert.deepEqual(after, before);
+  });
+
+  it('refuses a common password, or the mail or a name of the user, as they are or as the edit sets them', async () => {
+    const player = await service.registerPlayer();
+    const newName = `N${player.username.slice(1)}x`.slice(0, 16);
+    const cases: [object, string][] = [
+      [{ password: 'password' }, 'accounts.passwordCommon'],
+      [{ password: '12345678' }, 'accounts.passwordCommon'],
+      [{ password: 'PassWord' }, 'accounts.passwordCommon'],
+      [{ password: player.mail.toUpperCase() }, 'accounts.passwordIsOwnIdentifier'],
+      [{ password: player.username.toLowerCase() }, 'accounts.passwordIsOwnIdentifier'],
+      [{ username: newName, password: newName.toUpperCase() }, 'accounts.passwordIsOwnIdentifier'],
+      [{ mail: 'fresh.mail@example.org', password: 'Fresh.Mail@example.org' }, 'accounts.passwordIsOwnIdentifier'],
+    ];
+    for (const [body, key] of cases) {
+      const reply = await patch(ownerToken, player.username, body);
+      assert.equal(reply.status, 400, JSON.stringify(body));
+      assert.equal(reply.headers['x-error-key'], key, JSON.stringify(body));
+      assert.deepEqual(JSON.parse(String(reply.headers['x-error-params'])), { field: 'password' });
+    }
+    assert.equal(
+      (await service.call('POST', '/api/auth/login', { body: { username: player.username, password: player.password } })).status,
+      200,
+    );
   });
 
   it('revokes sessions at once on a password change or a ban', async () => {
@@ -182,12 +220,12 @@ describeEachDatabase('user administration', (kind) => {
     assert.equal(selected.body.data.Selected_Skin, second.uuid);
   });
 
-  it('keeps the last owner: cannot be demoted or banned', async () => {
+  it('keeps the last owner: cannot be demoted or banned (not even by themselves)', async () => {
     const ownerId = await idOf(OWNER.username);
     for (const perms of [2, -1]) {
       const reply = await patch(ownerToken, ownerId, { perms });
       assert.equal(reply.status, 403);
-      assert.match(reply.body.msg, /last owner/);
+      assert.match(reply.body.msg, /own perms/);
     }
     const second = await withPerms(3);
     assert.equal((await patch(ownerToken, second.id, { perms: 2 })).status, 200, 'an owner may demote another owner');
@@ -195,6 +233,114 @@ describeEachDatabase('user administration', (kind) => {
     assert.equal((await patch(second.token, ownerId, { perms: 2 })).status, 200);
     assert.equal((await patch(second.token, second.id, { perms: 2 })).status, 403, 'now the last owner');
     await service.db.updateTable('users').set({ perms: 3 }).where('id', '=', ownerId).execute();
+  });
+
+  /** A player holding a role grant of `level`, ending in an hour. */
+  const withGrant = async (level: number) => {
+    const player = await withPerms(0);
+    const expired_at = Math.floor(clock.now() / 1000) + 3600;
+    const granted = await service.call('POST', `/api/admin/user/role/${player.id}`, {
+      token: ownerToken,
+      body: { role_level: level, expired_at },
+    });
+    assert.equal(granted.status, 200);
+    return player;
+  };
+  const permsOf = async (id: number) =>
+    (await service.db.selectFrom('users').select('perms').where('id', '=', id).executeTakeFirstOrThrow()).perms;
+  const grantOf = (id: number) =>
+    service.db.selectFrom('role_grants').select(['role_level', 'expires_at']).where('user_id', '=', id).executeTakeFirst();
+
+  it('lets a temporary owner act as one, never appoint, demote or ban (M3)', async () => {
+    const tempo = await withGrant(3);
+    const ownerId = await idOf(OWNER.username);
+    const player = await withPerms(0);
+    const grantBefore = await grantOf(tempo.id);
+    const refused: [string | number, object, RegExp][] = [
+      [tempo.id, { perms: 3 }, /own perms/],
+      [ownerId, { perms: 0 }, /role grant/],
+      [ownerId, { perms: -1 }, /role grant/],
+      [player.id, { perms: -1 }, /role grant/],
+      [player.id, { perms: 2 }, /role grant/],
+      [ownerId, { password: 'a brand new password 1' }, /at or above/],
+    ];
+    for (const [target, body, message] of refused) {
+      const reply = await patch(tempo.token, target, body);
+      assert.equal(reply.status, 403, `${target} ${JSON.stringify(body)}`);
+      assert.match(reply.body.msg, message);
+    }
+    for (const [path, body] of [
+      [`/api/admin/user/role/${tempo.id}`, { role_level: 3 }],
+      [`/api/admin/user/role/${player.id}`, { role_level: 1 }],
+    ] as const) {
+      assert.equal((await service.call('POST', path, { token: tempo.token, body })).status, 403, path);
+    }
+    assert.equal((await service.call('DELETE', `/api/admin/user/role/${tempo.id}`, { token: tempo.token })).status, 403);
+    assert.deepEqual(
+      [await permsOf(tempo.id), await permsOf(ownerId), await permsOf(player.id), await grantOf(player.id)],
+      [0, 3, 0, undefined],
+      'nothing changed',
+    );
+    assert.deepEqual(await grantOf(tempo.id), grantBefore);
+    const renamed = await patch(tempo.token, player.id, { mail_verify: true });
+    assert.equal(renamed.status, 200, 'edits below its level as an owner would');
+  });
+
+  it('refuses anyone a role grant of their own, the permanent owner too', async () => {
+    const ownerId = await idOf(OWNER.username);
+    const reply = await service.call('POST', `/api/admin/user/role/${ownerId}`, { token: ownerToken, body: { role_level: 1 } });
+    assert.equal(reply.status, 403);
+    assert.match(reply.body.msg, /own/);
+    assert.equal(await grantOf(ownerId), undefined);
+  });
+
+  it('lets a permanent admin ban and unban players, but not set any other perms; a temporary admin neither', async () => {
+    const admin = await withPerms(2);
+    const player = await withPerms(0);
+    assert.equal((await patch(admin.token, player.id, { perms: -1 })).status, 200);
+    assert.equal(await permsOf(player.id), -1);
+    assert.equal((await patch(admin.token, player.id, { perms: 0 })).status, 200, 'unban');
+    const promote = await patch(admin.token, player.id, { perms: 1 });
+    assert.equal(promote.status, 403);
+    assert.match(promote.body.msg, /owner/);
+    const otherAdmin = await withPerms(2);
+    assert.equal((await patch(admin.token, otherAdmin.id, { perms: -1 })).status, 403, 'not an equal');
+    const tempAdmin = await withGrant(2);
+    assert.equal((await patch(tempAdmin.token, player.id, { perms: -1 })).status, 403, 'not through a grant');
+    assert.equal(await permsOf(player.id), 0);
+    assert.equal(await permsOf(otherAdmin.id), 2);
+  });
+
+  it('lets an owner demote another owner, and a temporary owner holder be banned by a permanent admin', async () => {
+    const second = await withPerms(3);
+    assert.equal((await patch(ownerToken, second.id, { perms: 0 })).status, 200);
+    assert.equal(await permsOf(second.id), 0);
+    const tempo = await withGrant(3);
+    const admin = await withPerms(2);
+    assert.equal((await patch(admin.token, tempo.id, { mail_verify: true })).status, 403, 'other fields go by its level');
+    assert.equal((await patch(admin.token, tempo.id, { perms: -1 })).status, 200, "the ban goes by the target's perms");
+  });
+
+  it('shows password hashes and LaunchServer columns to permanent owners only (M5)', async () => {
+    const player = await withPerms(0);
+    // What a LaunchServer's sql core writes.
+    await service.db
+      .updateTable('users')
+      .set({ access_token: 'launchserver-token', server_id: 'server', hwid_id: '7' })
+      .where('id', '=', player.id)
+      .execute();
+    const recordFor = async (token: string) => {
+      const reply = await service.call('GET', `/api/admin/users?search=${player.username}`, { token });
+      assert.equal(reply.status, 200);
+      return reply.body.data[0] as { password: string; accessToken: string | null; serverID: string | null; hwidId: string | null };
+    };
+    for (const viewer of [await withPerms(1), await withPerms(2), await withGrant(3)]) {
+      const record = await recordFor(viewer.token);
+      assert.deepEqual([record.password, record.accessToken, record.serverID, record.hwidId], ['', null, null, null]);
+    }
+    const owners = await recordFor(ownerToken);
+    assert.match(owners.password, /^\$argon2id\$/, 'the stored hash, never the password');
+    assert.deepEqual([owners.accessToken, owners.serverID, owners.hwidId], ['launchserver-token', 'server', '7']);
   });
 
   it('applies concurrent patches of one user without losing any', async () => {
@@ -266,6 +412,9 @@ describeEachDatabase('user administration', (kind) => {
       [ownerToken, { role_level: 0 }, 400],
       [ownerToken, { user: id + 1, role_level: 1 }, 400],
       [ownerToken, { role_level: 1, expired_at: 'someday' }, 400],
+      // Past any column's range (PostgreSQL's bigint milliseconds): refused as a date, not a database error.
+      [ownerToken, { role_level: 1, expired_at: 1e17 }, 400],
+      [ownerToken, { role_level: 1, expired_at: '100000000000000000' }, 400],
       [admin.token, { role_level: 1 }, 403],
     ];
     for (const [token, body, status] of cases) {
@@ -304,6 +453,27 @@ describeEachDatabase('user administration', (kind) => {
     assert.equal((await service.call('GET', `/api/admin/audit?since=${now + 1}`, { token: ownerToken })).body.data.length, 0);
     assert.ok((await service.call('GET', `/api/admin/audit?until=${now}&for=${id}`, { token: ownerToken })).body.data.length >= 4);
     assert.equal((await service.call('GET', '/api/admin/audit?since=yesterday', { token: ownerToken })).status, 400);
+  });
+
+  it('answers 400, not 500, to an offset or a time too large for the database', async () => {
+    const huge = '99999999999999999999';
+    for (const url of [
+      `/api/admin/users?offset=${huge}`,
+      '/api/admin/users?offset=2147483648',
+      `/api/admin/skins?offset=${huge}`,
+      `/api/admin/allcapes?offset=${huge}`,
+      `/api/admin/invites?offset=${huge}`,
+      `/api/admin/hardware?offset=${huge}`,
+      `/api/admin/audit?offset=${huge}`,
+      `/api/admin/audit?since=${huge}`,
+      `/api/admin/audit?until=${huge}`,
+    ]) {
+      const reply = await service.call('GET', url, { token: ownerToken });
+      assert.equal(reply.status, 400, url);
+      assert.equal(reply.body.error, true, url);
+    }
+    const largest = await service.call('GET', '/api/admin/audit?offset=2147483647&until=253402300799', { token: ownerToken });
+    assert.deepEqual([largest.status, largest.body.data], [200, []]);
   });
 
   it('lists a role grant with the effective level, and revokes it (owners only, audited)', async () => {

@@ -1,7 +1,7 @@
 // The operator CLI: `npm run cli -- <command>`. It works on the database the server's settings name (the same
 // environment and .env), applies the same rules as the admin API, and writes its changes to the audit log as `cli`.
 import { randomBytes } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
+import { closeSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Profiles } from '../accounts/profile.ts';
@@ -15,27 +15,61 @@ import { LoginFailures } from '../accounts/login-failures.ts';
 import { loadSettings, SettingsError } from '../settings.ts';
 import { SecretBox } from '../two-factor/secret-box.ts';
 import { TwoFactorService } from '../two-factor/service.ts';
-import { UserAdmin, type Editor } from './service.ts';
+import type { Editor } from '../accounts/levels.ts';
+import { UserAdmin } from './service.ts';
+import { checkOptions, ImportOptionError, runImport, type ImportOptions, type SourceKind } from '../import/run.ts';
+import { SourceError } from '../import/source-db.ts';
+import { imageCacheBudgets } from '../images/service.ts';
+import { TextureLibrary } from '../textures/library.ts';
+import { textureStoreOf } from '../textures/store.ts';
+import { copyDatabase, CopyError, targetOf } from './copy-database.ts';
+
+// Out of the command line, which every user of the machine can read in the process list.
+const PASSWORD_VARIABLE = 'SKINSERVICE_PASSWORD';
 
 const USAGE = `Usage: npm run cli -- <command> [options]
 
 Commands:
-  create-user --username NAME --mail ADDRESS --password PASSWORD [--perms LEVEL]
+  create-user --username NAME --mail ADDRESS PASSWORD-SOURCE [--perms LEVEL]
       a finished, verified account; LEVEL -1 (banned), 0 (player, default), 1, 2 or 3 (owner)
   set-perms USER LEVEL
-  reset-password USER [--password PASSWORD]
-      without --password a random password is made and printed; every session of USER is revoked
+  reset-password USER [PASSWORD-SOURCE]
+      without a password a random one is made and printed; every session of USER is revoked
   list-users [--search TEXT] [--limit N] [--offset N]
   turn-off-2fa USER
       turns off USER's two-factor login (a lost phone and recovery codes), also an owner's; USER is mailed
   backup FILE
       an online copy of the SQLite database into FILE, consistent while the service keeps running
       (on PostgreSQL use pg_dump; see docs/operations.md)
+  import SOURCE --from DATABASE_URL [--textures DIR] [--dry-run] [--report FILE] [options]
+      brings another service's accounts over (docs/migrating.md); SOURCE: cookiecms, blessing-skin, drasl or authme;
+      DATABASE_URL: mysql://user:password@host:port/database, postgres://… or sqlite:PATH (only read).
+      blessing-skin: --password-method METHOD (its PWD_METHOD, default BCRYPT) --salt SALT (its SALT)
+      authme: --hash ALGORITHM (default SHA256) --table NAME (default authme) --salt-column NAME
+  copy-database --to DATABASE_URL
+      copies the whole database into an empty one, e.g. SQLite to PostgreSQL or back (docs/operations.md);
+      DATABASE_URL: postgres://user@host:port/database (the password in PGPASSWORD) or sqlite:PATH
 
-USER is a user id, a player UUID or a username. The database is the one the server's settings name.`;
+USER is a user id, a player UUID or a username. The database is the one the server's settings name.
+PASSWORD-SOURCE is one of:
+  --password-stdin                  the first line of standard input
+  ${PASSWORD_VARIABLE}=PASSWORD  in the environment
+  --password PASSWORD               on the command line, where other users of the machine can see it (ps)`;
+
+/** The password the operator gave: --password-stdin, else --password, else the environment; undefined for none. */
+async function givenPassword(options: { password?: string; 'password-stdin'?: boolean }): Promise<string | undefined> {
+  if (options['password-stdin']) {
+    if (options.password !== undefined) throw new UsageError('give --password or --password-stdin, not both');
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    // Only the first line: `echo`, a here-string and a typed line all end the password with a line break.
+    return Buffer.concat(chunks).toString('utf8').split(/\r?\n/)[0];
+  }
+  return options.password ?? process.env[PASSWORD_VARIABLE];
+}
 
 // The operator at the machine acts with an owner's rights, and under the same rules (the last owner stays).
-const OPERATOR: Editor = { actor: { id: null, name: 'cli' }, level: LEVELS.owner };
+const OPERATOR: Editor = { actor: { id: null, name: 'cli' }, level: LEVELS.owner, permanentLevel: LEVELS.owner };
 
 class UsageError extends Error {}
 
@@ -58,23 +92,37 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
       username: { type: 'string' },
       mail: { type: 'string' },
       password: { type: 'string' },
+      'password-stdin': { type: 'boolean' },
       perms: { type: 'string' },
       search: { type: 'string' },
       limit: { type: 'string' },
       offset: { type: 'string' },
+      from: { type: 'string' },
+      textures: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      report: { type: 'string' },
+      'password-method': { type: 'string' },
+      salt: { type: 'string' },
+      hash: { type: 'string' },
+      table: { type: 'string' },
+      'salt-column': { type: 'string' },
+      to: { type: 'string' },
     },
   });
   const settings = loadSettings();
   const db = openDatabase(settings.database);
   try {
     await migrateToLatest(db);
-    const admin = new UserAdmin(db, new Profiles(db), systemClock, () => {});
+    const admin = new UserAdmin(db, new Profiles(db, settings.profiles.maxProfiles), systemClock, () => {}, settings.profiles);
     switch (command) {
       case 'create-user': {
-        const { username, mail, password } = values;
-        if (!username || !mail || !password) throw new UsageError('create-user needs --username, --mail and --password');
+        const { username, mail } = values;
+        const password = await givenPassword(values);
+        if (!username || !mail || !password) {
+          throw new UsageError(`create-user needs --username, --mail and --password (or ${PASSWORD_VARIABLE}, or --password-stdin)`);
+        }
         const perms = wholeNumber(values.perms, '--perms', 0);
-        const id = await createAccount(db, systemClock, { username, mail, password, perms }, OPERATOR.actor);
+        const id = await createAccount(db, systemClock, { username, mail, password, perms }, OPERATOR.actor, settings.profiles);
         print(`Created user ${id} (${username}) with perms ${perms}`);
         return;
       }
@@ -88,11 +136,10 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
       case 'reset-password': {
         const [user] = positionals;
         if (!user) throw new UsageError('reset-password needs USER');
-        const password = values.password ?? randomBytes(12).toString('base64url');
+        const chosen = await givenPassword(values);
+        const password = chosen ?? randomBytes(12).toString('base64url');
         const detail = await admin.update(OPERATOR, user, { password });
-        print(
-          values.password ? `Password of ${detail.Username || user} changed` : `New password of ${detail.Username || user}: ${password}`,
-        );
+        print(chosen ? `Password of ${detail.Username || user} changed` : `New password of ${detail.Username || user}: ${password}`);
         return;
       }
       case 'turn-off-2fa': {
@@ -113,7 +160,7 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
         return;
       }
       case 'list-users': {
-        const page = await admin.list({
+        const page = await admin.list(OPERATOR, {
           search: values.search,
           limit: wholeNumber(values.limit, '--limit', 100),
           offset: wholeNumber(values.offset, '--offset', 0),
@@ -128,14 +175,56 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
         if (!file) throw new UsageError('backup needs FILE');
         const sqlite = sqliteConnection(db);
         if (!sqlite) throw new UsageError('backup copies SQLite databases; back up PostgreSQL with pg_dump (docs/operations.md)');
-        if (existsSync(file)) throw new UsageError(`${file} exists already; name a new file`);
-        if (!existsSync(dirname(file))) throw new UsageError(`the folder ${dirname(file)} does not exist; create it first`);
+        // The copy holds password hashes and secrets: readable by the operator alone from its first byte (SQLite gives
+        // its journal the same mode). Made here, not by SQLite, which would follow the umask.
+        try {
+          closeSync(openSync(file, 'wx', 0o600));
+        } catch (error) {
+          const { code } = error as { code?: string };
+          if (code === 'EEXIST') throw new UsageError(`${file} exists already; name a new file`);
+          if (code === 'ENOENT' || code === 'ENOTDIR') throw new UsageError(`the folder ${dirname(file)} does not exist; create it first`);
+          throw error;
+        }
         // SQLite's online backup API: copies page by page and restarts when a writer changes a page it copied.
         const { totalPages } = await sqlite.backup(file).catch((error: unknown) => {
           rmSync(file, { force: true }); // no half-written copy that looks like a backup
           throw error;
         });
         print(`Backed up ${totalPages} pages to ${file}`);
+        return;
+      }
+      case 'import': {
+        const [source] = positionals;
+        if (!source) throw new UsageError('import needs SOURCE: cookiecms, blessing-skin, drasl or authme');
+        const options: ImportOptions = {
+          source: source as SourceKind,
+          from: values.from ?? '',
+          textures: values.textures,
+          dryRun: values['dry-run'] ?? false,
+          report: values.report,
+          passwordMethod: values['password-method'],
+          salt: values.salt,
+          hash: values.hash,
+          table: values.table,
+          saltColumn: values['salt-column'],
+        };
+        checkOptions(options);
+        const store = textureStoreOf(settings, db);
+        const library = new TextureLibrary(db, store, systemClock, imageCacheBudgets(settings.renderCacheBytes).textures);
+        const target = {
+          db,
+          clock: systemClock,
+          library,
+          maxSkinWidth: settings.maxSkinWidth,
+          maxTextureBytes: settings.maxTextureBytes,
+          nameRule: settings.profiles.nameRule,
+          actor: OPERATOR.actor,
+        };
+        await runImport(target, options, print);
+        return;
+      }
+      case 'copy-database': {
+        await copyDatabase(db, settings.database, targetOf(values.to), print);
         return;
       }
       default:
@@ -149,6 +238,8 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
 if (import.meta.url === `file://${process.argv[1]}`) {
   runCli(process.argv.slice(2), (line) => console.log(line)).catch((error: unknown) => {
     if (error instanceof UsageError) console.error(`${error.message}\n\n${USAGE}`);
+    else if (error instanceof ImportOptionError || error instanceof SourceError) console.error(error.message);
+    else if (error instanceof CopyError) console.error(error.message);
     else if (error instanceof ApiError || error instanceof SettingsError) console.error(error.message);
     else if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) console.error(`${(error as Error).message}\n\n${USAGE}`);
     else console.error(error);

@@ -1,5 +1,6 @@
 // The permission matrix: every protected route with the level it needs, called with no token, a revoked token and
-// a token of each level. A route the service has but this table lacks fails the test.
+// a token of each level; the game login's Bearer routes with web tokens and a game token. A route the service has but
+// this table lacks fails the test.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Access } from '../accounts/authenticate.ts';
@@ -14,6 +15,9 @@ const MATRIX: Record<string, Exclude<Access, 'public'>> = {
   'DELETE /api/home': 'player',
   'GET /api/home/sessions': 'player',
   'DELETE /api/home/sessions': 'player',
+  'GET /api/home/app-passwords': 'player',
+  'POST /api/home/app-passwords': 'player',
+  'DELETE /api/home/app-passwords/:id': 'player',
   'POST /api/home/skins': 'player',
   'GET /api/home/skins': 'player',
   'GET /api/home/capes': 'player',
@@ -28,6 +32,15 @@ const MATRIX: Record<string, Exclude<Access, 'public'>> = {
   'GET /api/admin/user/:identifier': 'moderator',
   'PATCH /api/admin/user/:identifier': 'admin',
   'DELETE /api/admin/user/:identifier/2fa': 'admin',
+  'GET /api/admin/user/:identifier/profiles': 'admin',
+  'POST /api/admin/user/:identifier/profiles': 'admin',
+  'PATCH /api/admin/user/:identifier/profiles/:uuid': 'admin',
+  'DELETE /api/admin/user/:identifier/profiles/:uuid': 'admin',
+  'POST /api/admin/user/:identifier/profiles/:uuid/transfer': 'admin',
+  'GET /api/home/profiles': 'player',
+  'POST /api/home/profiles': 'player',
+  'PATCH /api/home/profiles/:uuid': 'player',
+  'DELETE /api/home/profiles/:uuid': 'player',
   'POST /api/admin/user/role/:identifier': 'owner',
   'GET /api/admin/user/role/:identifier': 'moderator',
   'DELETE /api/admin/user/role/:identifier': 'owner',
@@ -49,18 +62,30 @@ const MATRIX: Record<string, Exclude<Access, 'public'>> = {
   'GET /api/admin/invites': 'moderator',
   'POST /api/admin/invites': 'admin',
   'DELETE /api/admin/invites/:id': 'admin',
+  'GET /api/home/oauth/grants': 'player',
+  'DELETE /api/home/oauth/grants/:id': 'player',
+  'POST /api/oauth/request': 'player',
+  'POST /api/oauth/consent': 'player',
+  'GET /api/admin/oauth/clients': 'moderator',
+  'POST /api/admin/oauth/clients': 'admin',
+  'PATCH /api/admin/oauth/clients/:id': 'admin',
+  'DELETE /api/admin/oauth/clients/:id': 'admin',
+  'PUT /api/yggdrasil/api/user/profile/:uuid/:texture': 'game',
+  'DELETE /api/yggdrasil/api/user/profile/:uuid/:texture': 'game',
+  'POST /api/yggdrasil/minecraftservices/player/certificates': 'game',
 };
 
 /** Routes after which the caller's token no longer works: each level logs in again after them. */
 const ENDS_SESSIONS = new Set(['POST /api/auth/logout', 'DELETE /api/home/sessions']);
 
-const NEEDED: Record<Exclude<Access, 'public'>, number> = { registering: 0, player: 0, moderator: 1, admin: 2, owner: 3 };
+const NEEDED: Record<Exclude<Access, 'public' | 'game'>, number> = { registering: 0, player: 0, moderator: 1, admin: 2, owner: 3 };
 
 describeEachDatabase('permission matrix', (kind) => {
   let service: TestService;
   const tokens = new Map<number, string>();
   const logins = new Map<number, () => Promise<string>>();
   let revoked: string;
+  let gameToken: string;
   let targetId: number;
   before(async () => {
     service = await startService(kind, { settings: { owner: OWNER } });
@@ -78,6 +103,9 @@ describeEachDatabase('permission matrix', (kind) => {
     const gone = await service.registerPlayer();
     await service.call('POST', '/api/auth/logout', { token: gone.token });
     revoked = gone.token;
+    const gamer = await service.registerPlayer();
+    const gameLogin = { username: gamer.username, password: gamer.password };
+    gameToken = (await service.call('POST', '/api/yggdrasil/authserver/authenticate', { body: gameLogin })).body.accessToken;
   });
   after(async () => service?.close());
 
@@ -93,18 +121,59 @@ describeEachDatabase('permission matrix', (kind) => {
       const url = path
         .replace(':identifier', String(targetId))
         .replace(':uuid', '00000000-0000-4000-8000-000000000000')
+        .replace(':texture', 'skin')
         .replace(':id', '1');
       const body = method === 'GET' || route === 'DELETE /api/home/skins/:uuid' ? undefined : {};
       const call = (token?: string) => service.call(method, url, { token, body });
       assert.equal((await call()).status, 401, `${route} without a token`);
       assert.equal((await call(revoked)).status, 401, `${route} with a revoked token`);
+      if (access === 'game') {
+        for (const [level, token] of tokens) assert.equal((await call(token)).status, 401, `${route}: a web token (level ${level})`);
+        assert.notEqual((await call(gameToken)).status, 401, `${route} with a game token`);
+        continue;
+      }
       assert.equal((await call(tokens.get(-1))).status, 403, `${route} banned`);
       for (const level of [0, 1, 2, 3]) {
-        const { status } = await call(tokens.get(level));
+        const { status, headers } = await call(tokens.get(level));
         if (level < NEEDED[access]) assert.equal(status, 403, `${route} at level ${level}`);
-        else assert.ok(status !== 401 && status !== 403, `${route} at level ${level} gave ${status}`);
+        // A route that asks for the current password answers the empty body with 401 too, in its own words (the
+        // password is wrong), which is no refusal of the token.
+        else if (status === 401) assert.match(String(headers['x-error-key']), /passwordWrong$/, `${route} at level ${level} gave 401`);
+        else assert.notEqual(status, 403, `${route} at level ${level} gave 403`);
       }
       if (ENDS_SESSIONS.has(route)) for (const [level, login] of logins) tokens.set(level, await login());
     }
+  });
+
+  it('lets a temporary owner act at its level but never appoint, demote or ban; the permanent owner may', async () => {
+    const holder = await service.registerPlayer();
+    const holderId = (await service.db.selectFrom('users').select('id').where('username', '=', holder.username).executeTakeFirstOrThrow())
+      .id;
+    const owner = tokens.get(3)!;
+    const grant = { role_level: 3, expired_at: Math.floor(Date.now() / 1000) + 3600 };
+    assert.equal((await service.call('POST', `/api/admin/user/role/${holderId}`, { token: owner, body: grant })).status, 200);
+    assert.equal((await service.call('GET', '/api/admin/users', { token: holder.token })).status, 200, 'reads as an owner');
+    const appointing: [string, string, object][] = [
+      ['PATCH', `/api/admin/user/${targetId}`, { perms: -1 }],
+      ['PATCH', `/api/admin/user/${targetId}`, { perms: 1 }],
+      ['POST', `/api/admin/user/role/${targetId}`, { role_level: 1 }],
+      ['PATCH', `/api/admin/user/${holderId}`, { perms: 3 }],
+    ];
+    for (const [method, url, body] of appointing) {
+      assert.equal(
+        (await service.call(method, url, { token: holder.token, body })).status,
+        403,
+        `${method} ${url} ${JSON.stringify(body)}`,
+      );
+    }
+    for (const [method, url, body] of appointing.slice(0, 3)) {
+      assert.equal(
+        (await service.call(method, url, { token: owner, body })).status,
+        200,
+        `owner: ${method} ${url} ${JSON.stringify(body)}`,
+      );
+    }
+    await service.db.updateTable('users').set({ perms: 0 }).where('id', '=', targetId).execute();
+    await service.db.deleteFrom('role_grants').where('user_id', 'in', [targetId, holderId]).execute();
   });
 });

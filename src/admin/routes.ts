@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { envelopeSchema, errorResponses, languageOf, message, ok } from '../http/envelope.ts';
 import { t } from '../i18n/i18n.ts';
-import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
+import { pageEnvelope, pageQuerySchema, pageResponse, unixSecondsQuerySchema } from '../http/pagination.ts';
 import { MAX_USER_ID } from '../accounts/identifiers.ts';
 import { actorOf } from '../audit/audit.ts';
 import type { Broadcaster } from '../mail/broadcast.ts';
@@ -11,10 +11,9 @@ import { AUDIT_ENTRY_EXAMPLE, AUDIT_ENTRY_SCHEMA } from '../http/shapes/audit-en
 import { ROLE_GRANT_EXAMPLE, ROLE_GRANT_SCHEMA } from '../http/shapes/role-grant.ts';
 import { USER_DETAIL_EXAMPLE, USER_DETAIL_SCHEMA } from '../http/shapes/user-detail.ts';
 import { USER_RECORD_EXAMPLE, USER_RECORD_SCHEMA } from '../http/shapes/user-record.ts';
-import type { Caller } from '../accounts/authenticate.ts';
-import type { AuditFilter, Editor, UserAdmin, UserChanges } from './service.ts';
-
-const editorOf = (caller: Caller): Editor => ({ actor: actorOf(caller.user), level: caller.level });
+import { editorOf } from '../accounts/levels.ts';
+import type { UserAdmin } from './service.ts';
+import { withSchemaTypes } from '../http/schema-types.ts';
 
 const tags = ['admin'];
 const USER_SAVED = message('admin.userSaved');
@@ -26,9 +25,10 @@ const identifierParam = {
   properties: { identifier: { type: 'string', minLength: 1, maxLength: 64 } },
 } as const;
 
-export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster: Broadcaster) {
+export function adminRoutes(fastify: FastifyInstance, admin: UserAdmin, broadcaster: Broadcaster) {
+  const app = withSchemaTypes(fastify);
   // interface.md: the only answer without the envelope besides two others, an object with just `msg`.
-  app.post<{ Body: { subject: string; message: string } }>(
+  app.post(
     '/api/admin/mail',
     {
       config: { access: 'owner' },
@@ -58,7 +58,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
     },
   );
 
-  app.get<{ Querystring: PageQuery & { search?: string } }>(
+  app.get(
     '/api/admin/users',
     {
       config: { access: 'moderator' },
@@ -69,10 +69,10 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
         response: { 200: pageResponse(USER_RECORD_SCHEMA, USER_RECORD_EXAMPLE) },
       },
     },
-    async (request, reply) => pageEnvelope(reply, await admin.list(request.query)),
+    async (request, reply) => pageEnvelope(reply, await admin.list(editorOf(callerOf(request)), request.query)),
   );
 
-  app.get<{ Params: { identifier: string } }>(
+  app.get(
     '/api/admin/user/:identifier',
     {
       config: { access: 'moderator' },
@@ -86,7 +86,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
     async (request) => ok(await admin.detail(request.params.identifier)),
   );
 
-  app.patch<{ Params: { identifier: string }; Body: UserChanges }>(
+  app.patch(
     '/api/admin/user/:identifier',
     {
       config: { access: 'admin' },
@@ -106,6 +106,12 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
             perms: { type: 'integer' },
             dsid: { type: 'boolean' },
             mail_verification: { type: 'boolean' },
+            max_profiles: {
+              type: ['integer', 'null'],
+              minimum: -1,
+              maximum: 1000,
+              description: "the account's own profile limit (-1 unlimited); null: the MAX_PROFILES setting",
+            },
           },
           examples: [{ mail: 'steve@example.org', mail_verify: true, perms: -1 }],
         },
@@ -115,7 +121,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
     async (request) => ok(await admin.update(editorOf(callerOf(request)), request.params.identifier, request.body), USER_SAVED),
   );
 
-  app.post<{ Params: { identifier: string }; Body: { user?: number; role_level: number; expired_at?: number | string } }>(
+  app.post(
     '/api/admin/user/role/:identifier',
     {
       config: { access: 'owner' },
@@ -144,7 +150,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
     async (request) => ok(await admin.grantRole(editorOf(callerOf(request)), request.params.identifier, request.body), ROLE_GRANTED),
   );
 
-  app.get<{ Params: { identifier: string } }>(
+  app.get(
     '/api/admin/user/role/:identifier',
     {
       config: { access: 'moderator' },
@@ -161,7 +167,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
     async (request) => ok(await admin.roleGrants(request.params.identifier)),
   );
 
-  app.delete<{ Params: { identifier: string } }>(
+  app.delete(
     '/api/admin/user/role/:identifier',
     {
       config: { access: 'owner' },
@@ -181,7 +187,7 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
     async (request) => ok(await admin.revokeRole(editorOf(callerOf(request)), request.params.identifier), ROLE_REVOKED),
   );
 
-  app.get<{ Querystring: AuditFilter }>(
+  app.get(
     '/api/admin/audit',
     {
       config: { access: 'moderator' },
@@ -195,8 +201,8 @@ export function adminRoutes(app: FastifyInstance, admin: UserAdmin, broadcaster:
             for: { type: 'integer', minimum: 0, maximum: MAX_USER_ID },
             iss: { type: 'string', maxLength: 254 },
             action: { type: 'string', maxLength: 64 },
-            since: { type: 'integer', minimum: 0 },
-            until: { type: 'integer', minimum: 0 },
+            since: unixSecondsQuerySchema,
+            until: unixSecondsQuerySchema,
           },
         },
         response: { 200: pageResponse(AUDIT_ENTRY_SCHEMA, AUDIT_ENTRY_EXAMPLE) },

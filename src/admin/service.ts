@@ -5,14 +5,20 @@ import { effectiveLevel, LEVELS, levelOfUser } from '../accounts/standing.ts';
 import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import type { Profiles } from '../accounts/profile.ts';
-import { checkMail, checkPassword, checkUsername, mailKey, usernameColumns } from '../accounts/rules.ts';
-import { anotherOwnerExists, revokeAllSessions } from '../accounts/service.ts';
-import { recordAudit, type Actor } from '../audit/audit.ts';
+import { checkMail, checkNewUsername, checkPassword, checkUsername, mailKey, usernameKey } from '../accounts/rules.ts';
+import { dropOutstandingCodes } from '../accounts/codes.ts';
+import { anotherOwnerExists, revokeSessionsAndAppPasswords } from '../accounts/service.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { languageOfUser, queueMail } from '../mail/outbox.ts';
+import { mailChangedMessage } from '../mail/templates.ts';
+import { renameProfile, usernameColumns } from '../accounts/profile-rows.ts';
+import type { ProfileSettings } from '../settings.ts';
+import { checkBelowOwnLevel, checkMayGrant, checkPermsChange, type Editor, seesSecrets } from '../accounts/levels.ts';
 import { type Clock, unixSeconds } from '../clock.ts';
 import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, UserRow } from '../database/schema.ts';
-import { badRequest, conflict, forbidden, notFound } from '../http/envelope.ts';
-import type { PageQuery } from '../http/pagination.ts';
+import { badRequest, conflict, notFound } from '../http/envelope.ts';
+import { LATEST_UNIX_SECONDS, type PageQuery } from '../http/pagination.ts';
 import type { AuditEntry } from '../http/shapes/audit-entry.ts';
 import type { UserDetail } from '../http/shapes/user-detail.ts';
 import type { RoleGrantRecord } from '../http/shapes/role-grant.ts';
@@ -27,6 +33,8 @@ export interface UserChanges {
   perms?: number;
   dsid?: boolean;
   mail_verification?: boolean;
+  /** The account's own profile limit (-1 unlimited); null: the MAX_PROFILES setting. */
+  max_profiles?: number | null;
 }
 
 export interface AuditFilter extends PageQuery {
@@ -37,13 +45,8 @@ export interface AuditFilter extends PageQuery {
   until?: number;
 }
 
-/** Who makes an admin change: a signed-in user at their effective level, or the operator CLI. */
-export interface Editor {
-  actor: Actor;
-  level: number;
-}
-
-function toRecord(user: UserRow): UserRecord {
+/** The record of `user`; its password hash and LaunchServer columns only for a viewer who sees secrets (levels.ts). */
+function toRecord(user: UserRow, withSecrets: boolean): UserRecord {
   return {
     id: user.id,
     username: user.username ?? '',
@@ -51,11 +54,11 @@ function toRecord(user: UserRow): UserRecord {
     mail: user.mail,
     mail_verify: user.mail_verify,
     uuid: user.uuid ?? '',
-    password: user.password,
+    password: withSecrets ? user.password : '',
     perms: user.perms,
-    accessToken: user.access_token,
-    serverID: user.server_id,
-    hwidId: user.hwid_id === null ? null : String(user.hwid_id),
+    accessToken: withSecrets ? user.access_token : null,
+    serverID: withSecrets ? user.server_id : null,
+    hwidId: withSecrets && user.hwid_id !== null ? String(user.hwid_id) : null,
     discord: user.dsid === null ? null : { username: user.discord_username ?? '', avatar: user.discord_avatar ?? '' },
   };
 }
@@ -63,7 +66,7 @@ function toRecord(user: UserRow): UserRecord {
 /** Accepts Unix seconds or an ISO 8601 date (contract section 3); returns Unix milliseconds. */
 function parseExpiry(value: number | string): number {
   const ms = typeof value === 'number' ? value * 1000 : /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
-  if (!Number.isFinite(ms)) throw badRequest('admin.expiryFormat', { field: 'expired_at' });
+  if (!Number.isFinite(ms) || ms > LATEST_UNIX_SECONDS * 1000) throw badRequest('admin.expiryFormat', { field: 'expired_at' });
   return ms;
 }
 
@@ -74,15 +77,28 @@ export class UserAdmin {
     private readonly clock: Clock,
     /** Told after a change that may alter what an image path shows (a username or selected skin). */
     private readonly texturesChanged: () => void,
+    private readonly profileSettings: Pick<ProfileSettings, 'nameRule'>,
+    /** Wakes the mail worker after a transaction that queued mail has committed. */
+    private readonly mailQueued: () => void = () => {},
   ) {}
 
-  async list(query: PageQuery & { search?: string }): Promise<{ records: UserRecord[]; total: number }> {
+  async list(viewer: Editor, query: PageQuery & { search?: string }): Promise<{ records: UserRecord[]; total: number }> {
     let filtered = this.db.selectFrom('users');
     if (query.search) {
       // The key columns are lower case already; the escape clause makes % and _ in the search literal on both databases.
       const pattern = `%${query.search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      filtered = filtered.where(({ or }) =>
-        or([sql<boolean>`username_key like ${pattern} escape '\\'`, sql<boolean>`mail_key like ${pattern} escape '\\'`]),
+      // Any of the account's profiles' names and UUIDs finds it (contract section 16); the username is one of them.
+      const uuid = normalizeUuid(query.search);
+      filtered = filtered.where(({ or, exists, selectFrom }) =>
+        or([
+          sql<boolean>`mail_key like ${pattern} escape '\\'`,
+          exists(
+            selectFrom('profiles')
+              .select('profiles.id')
+              .whereRef('profiles.user_id', '=', 'users.id')
+              .where(uuid ? sql<boolean>`profiles.uuid = ${uuid}` : sql<boolean>`profiles.name_key like ${pattern} escape '\\'`),
+          ),
+        ]),
       );
     }
     const [rows, { total }] = await Promise.all([
@@ -93,7 +109,7 @@ export class UserAdmin {
     return {
       records: rows.map((row) => {
         const grant = grants.get(row.id) ?? null;
-        return { ...toRecord(row), level: this.levelWith(row.perms, grant), role_grant: grant };
+        return { ...toRecord(row, seesSecrets(viewer)), level: this.levelWith(row.perms, grant), role_grant: grant };
       }),
       total: Number(total),
     };
@@ -102,7 +118,8 @@ export class UserAdmin {
   /** The user detail, with the id and stored perms beyond it (the admin view only). */
   async detail(identifier: string): Promise<UserDetail> {
     const user = await userByIdentifier(this.db, identifier);
-    return { ...(await this.profiles.detail(user, await levelOfUser(this.db, user, this.clock.now()))), Id: user.id, Perms: user.perms };
+    const detail = await this.profiles.detail(user, await levelOfUser(this.db, user, this.clock.now()));
+    return { ...detail, Id: user.id, Perms: user.perms, OwnMaxProfiles: user.max_profiles };
   }
 
   /** The user's role grants (at most one: granting again replaces it), expired or not. */
@@ -115,6 +132,7 @@ export class UserAdmin {
   /** Takes the user's role grant away (404 when there is none); their level falls back to their perms at once. */
   async revokeRole(editor: Editor, identifier: string): Promise<{ id: number; level: number }> {
     const user = await userByIdentifier(this.db, identifier);
+    checkMayGrant(editor, user);
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       const grant = await trx
@@ -139,9 +157,15 @@ export class UserAdmin {
    */
   async update(editor: Editor, identifier: string, changes: UserChanges): Promise<UserDetail> {
     // Checked before the transaction: hashing takes tens of milliseconds and must not hold the row.
-    if (changes.username !== undefined) checkUsername(changes.username);
+    const { nameRule } = this.profileSettings;
+    if (changes.username !== undefined) checkUsername(changes.username, nameRule);
     const mail = changes.mail === undefined ? undefined : checkMail(changes.mail);
-    const passwordHash = changes.password === undefined ? undefined : await hashPassword(checkPassword(changes.password));
+    let passwordHash: string | undefined;
+    if (changes.password !== undefined) {
+      // Neither the account's mail nor its name, as they are or as this edit sets them.
+      const user = await userByIdentifier(this.db, identifier);
+      passwordHash = await hashPassword(checkPassword(changes.password, [user.mail, user.username, mail, changes.username]));
+    }
     if (
       changes.perms !== undefined &&
       (!Number.isInteger(changes.perms) || changes.perms < LEVELS.banned || changes.perms > LEVELS.owner)
@@ -151,13 +175,26 @@ export class UserAdmin {
     if (changes.dsid === true) throw badRequest('admin.dsidFalseOnly');
 
     let userId: number;
+    let mailed = false;
     try {
       userId = await this.db.transaction().execute(async (trx) => {
         const user = await this.lockedUser(trx, identifier);
+        // A reserved name stays with an account that had it before the reservation, but no other account takes it.
+        if (changes.username !== undefined && usernameKey(changes.username) !== user.username_key)
+          checkNewUsername(changes.username, nameRule);
         await this.checkMayChange(trx, editor, user, changes);
         const now = this.clock.now();
         const values: Partial<UserRow> = { updated_at: now };
-        if (changes.username !== undefined) Object.assign(values, usernameColumns(changes.username));
+        // A finished account's username is its primary profile's name: the profile is renamed with it.
+        if (changes.username !== undefined && user.uuid !== null && changes.username !== user.username) {
+          const primary = await trx
+            .selectFrom('profiles')
+            .select(['id', 'uuid', 'user_id'])
+            .where('uuid', '=', user.uuid)
+            .executeTakeFirstOrThrow();
+          await renameProfile(trx, primary, changes.username, now);
+        } else if (changes.username !== undefined && user.uuid === null) Object.assign(values, usernameColumns(changes.username));
+        if (changes.max_profiles !== undefined) values.max_profiles = changes.max_profiles;
         if (mail !== undefined && mailKey(mail) !== user.mail_key) Object.assign(values, { mail, mail_key: mailKey(mail), mail_verify: 0 });
         if (changes.mail_verify !== undefined) values.mail_verify = changes.mail_verify ? 1 : 0;
         if (changes.mail_verification !== undefined) values.mail_verification = changes.mail_verification ? 1 : 0;
@@ -166,7 +203,20 @@ export class UserAdmin {
         if (changes.dsid === false) Object.assign(values, { dsid: null, discord_username: null, discord_avatar: null });
         if (changes.selected_skin !== undefined) values.selected_skin_id = await this.skinOfUser(trx, user.id, changes.selected_skin);
         await trx.updateTable('users').set(values).where('id', '=', user.id).execute();
-        if (passwordHash !== undefined || changes.perms === LEVELS.banned) await revokeAllSessions(trx, user.id, now);
+        if (passwordHash !== undefined || changes.perms === LEVELS.banned) await revokeSessionsAndAppPasswords(trx, user.id, now);
+        if (passwordHash !== undefined || values.mail_key !== undefined) await dropOutstandingCodes(trx, user.id);
+        if (values.mail_key !== undefined) {
+          // The former address hears of it (issue 31), in the player's language, naming the administrator.
+          const language = await languageOfUser(trx, user.id);
+          const content = mailChangedMessage(language, {
+            account: user.username ?? user.mail,
+            newMail: mail!,
+            by: editor.actor.name,
+            when: new Date(now),
+          });
+          await queueMail(trx, now, user.mail, content);
+          mailed = true;
+        }
         const { password: _omitted, ...loggable } = changes;
         await recordAudit(trx, now, {
           actor: editor.actor,
@@ -180,6 +230,7 @@ export class UserAdmin {
       if (isUniqueViolation(error)) throw conflict('admin.usernameOrMailTaken');
       throw error;
     }
+    if (mailed) this.mailQueued();
     this.texturesChanged();
     return this.detail(String(userId));
   }
@@ -191,7 +242,7 @@ export class UserAdmin {
     if (body.role_level < LEVELS.moderator || body.role_level > LEVELS.owner || !Number.isInteger(body.role_level)) {
       throw badRequest('admin.roleLevelRange', { moderator: LEVELS.moderator, admin: LEVELS.admin, owner: LEVELS.owner });
     }
-    if (body.role_level > editor.level) throw forbidden('admin.roleAboveOwn');
+    checkMayGrant(editor, user);
     const now = this.clock.now();
     const expiresAt = body.expired_at === undefined ? null : parseExpiry(body.expired_at);
     if (expiresAt !== null && expiresAt <= now) throw badRequest('admin.expiryPast', { field: 'expired_at' });
@@ -296,18 +347,15 @@ export class UserAdmin {
     return query.executeTakeFirstOrThrow();
   }
 
-  /** Contract section 3 and issue 4: who may change whom, and what. */
+  /**
+   * Contract sections 3 and 15: a change of perms alone (a ban, say) goes by the perms rules only; any other field
+   * needs the user below the editor's level.
+   */
   private async checkMayChange(trx: Transaction<Database>, editor: Editor, user: UserRow, changes: UserChanges) {
-    const targetLevel = await levelOfUser(trx, user, this.clock.now());
-    const callerIsOwner = editor.level >= LEVELS.owner;
-    // Owners have no higher level to turn to, so they may change other owners and themselves.
-    if (targetLevel >= editor.level && !callerIsOwner) throw forbidden('admin.atOrAboveOwnLevel');
-    if (changes.perms !== undefined && changes.perms !== user.perms) {
-      if (!callerIsOwner) throw forbidden('admin.onlyOwnerPerms');
-      if (user.perms === LEVELS.owner && changes.perms < LEVELS.owner && !(await anotherOwnerExists(trx, user.id))) {
-        throw forbidden('admin.lastOwner');
-      }
-    }
+    const newPerms = changes.perms !== undefined && changes.perms !== user.perms ? changes.perms : undefined;
+    const permsOnly = newPerms !== undefined && Object.keys(changes).every((field) => field === 'perms');
+    if (!permsOnly) checkBelowOwnLevel(editor, await levelOfUser(trx, user, this.clock.now()), 'admin.atOrAboveOwnLevel');
+    if (newPerms !== undefined) await checkPermsChange(editor, user, newPerms, () => anotherOwnerExists(trx, user.id));
   }
 
   private async skinOfUser(trx: Transaction<Database>, userId: number, skinUuid: string): Promise<number | null> {

@@ -1,5 +1,5 @@
 // Opens the database named by the settings and brings its schema up to date.
-import { mkdirSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration } from 'kysely';
@@ -15,6 +15,14 @@ import * as registration from './migrations/007_registration.ts';
 import * as discord from './migrations/008_discord.ts';
 import * as language from './migrations/009_language.ts';
 import * as expiryIndexes from './migrations/010_expiry_indexes.ts';
+import * as codePasswords from './migrations/011_code_passwords.ts';
+import * as playerCertificates from './migrations/012_player_certificates.ts';
+import * as discordBrowser from './migrations/013_discord_browser.ts';
+import * as deployment from './migrations/014_deployment.ts';
+import * as profiles from './migrations/015_profiles.ts';
+import * as importMap from './migrations/016_import_map.ts';
+import * as appPasswords from './migrations/017_app_passwords.ts';
+import * as oauth from './migrations/018_oauth.ts';
 import { PipelinedReads } from './pipelined-reads.ts';
 import type { Database } from './schema.ts';
 
@@ -32,17 +40,28 @@ const MIGRATIONS: Record<string, Migration> = {
   '008_discord': discord,
   '009_language': language,
   '010_expiry_indexes': expiryIndexes,
+  '011_code_passwords': codePasswords,
+  '012_player_certificates': playerCertificates,
+  '013_discord_browser': discordBrowser,
+  '014_deployment': deployment,
+  '015_profiles': profiles,
+  '016_import_map': importMap,
+  '017_app_passwords': appPasswords,
+  '018_oauth': oauth,
 };
 
 /**
- * `onConnectionError` hears of idle PostgreSQL connections that broke (a server restart, an administrator's
- * termination). Without a listener pg would raise them as uncaught errors and stop the process; the pool
- * replaces such connections by itself.
+ * `onConnectionError` hears of PostgreSQL connections that broke (a server restart, an administrator's termination).
+ * Without a listener pg would raise them as uncaught errors and stop the process; the pool replaces such connections
+ * by itself, and a query that was running on one fails.
  */
 export function openDatabase(settings: DatabaseSettings, onConnectionError: (error: Error) => void = () => {}): Kysely<Database> {
   if (settings.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: settings.url, max: POSTGRES_POOL_SIZE });
-    pool.on('error', onConnectionError);
+    // Each connection keeps a listener of its own: the pool listens only while a connection is idle, and one checked
+    // out (a transaction between two statements) that breaks would otherwise stop the process.
+    pool.on('connect', (client) => client.on('error', onConnectionError));
+    pool.on('error', () => {}); // repeats what the connection's own listener heard
     const reads = new PipelinedReads(settings.url, onConnectionError);
     // Kysely ends the pool on destroy(); the reads' connection ends with it.
     const endsBoth = { connect: () => pool.connect(), end: async () => void (await Promise.all([reads.close(), pool.end()])) };
@@ -51,7 +70,9 @@ export function openDatabase(settings: DatabaseSettings, onConnectionError: (err
     postgresReads.set(db, reads);
     return db;
   }
-  mkdirSync(dirname(settings.file), { recursive: true });
+  mkdirSync(dirname(settings.file), { recursive: true, mode: 0o700 });
+  // Created private before SQLite opens it: SQLite gives its -wal and -shm files the database file's mode.
+  if (settings.file !== ':memory:') closeSync(openSync(settings.file, 'a', 0o600));
   const connection = new SQLite(settings.file);
   connection.pragma('journal_mode = WAL');
   connection.pragma('foreign_keys = ON');

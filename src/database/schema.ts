@@ -37,6 +37,30 @@ export interface UsersTable {
   selected_cape_id: number | null;
   /** The language of the account's mails: en, ru or zh-CN (contract section 14); 'en' until set. */
   language: Generated<string>;
+  /** How many game profiles the account may hold; null: the MAX_PROFILES setting (contract section 16). */
+  max_profiles: number | null;
+}
+
+/**
+ * A game profile (player) of an account. The primary one (its uuid = users.uuid) mirrors users.username/uuid/
+ * offline_uuid and wears users.selected_skin_id/selected_cape_id; every name, the usernames included, is unique here.
+ */
+export interface ProfilesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** Lower case with dashes; never changes. */
+  uuid: string;
+  name: string;
+  /** name lower-cased: profile names and usernames share one case-insensitive namespace. */
+  name_key: string;
+  /** The offline-mode UUID of the current name (offline-mode servers show the skin by it). */
+  offline_uuid: string;
+  /** The skin and cape a non-primary profile wears; null for the primary one (its choice is the account's). */
+  selected_skin_id: number | null;
+  selected_cape_id: number | null;
+  created_at: number;
+  /** null until the first rename. */
+  name_changed_at: number | null;
 }
 
 export interface SessionsTable {
@@ -57,6 +81,8 @@ export interface MailCodesTable {
   code_hash: string;
   /** The address the code was sent to; a code proves ownership of this address only. */
   mail: string;
+  /** A registration code's password: the hash of the one given by the request that made the code, set on confirming. */
+  password_hash: string | null;
   created_at: number;
   expires_at: number;
   used_at: number | null;
@@ -163,6 +189,22 @@ export interface SigningKeysTable {
   created_at: number;
 }
 
+/** A game profile's chat-signing key pair and the service key's signatures over its public half. */
+export interface PlayerCertificatesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** With dashes, as users.uuid. */
+  profile_uuid: string;
+  /** PKCS#8 DER sealed under TOTP_KEY for this profile (src/crypto/sealed-box.ts). */
+  private_key: string;
+  /** SPKI DER, base64. */
+  public_key: string;
+  signature_v1: string;
+  signature_v2: string;
+  refreshed_after: number;
+  expires_at: number;
+}
+
 /** Game access tokens (Yggdrasil API): a kind of session of their own. */
 export interface GameTokensTable {
   id: Generated<number>;
@@ -171,15 +213,19 @@ export interface GameTokensTable {
   token_hash: string;
   /** The launcher's own string, answered back unchanged. */
   client_token: string;
-  /** The player name when the token was issued: after a rename the token only refreshes. */
+  /** The player name when the token was bound ('' while unbound): after a rename the token only refreshes. */
   profile_name: string;
+  /** The profile the token acts for; null until bound (a mail login of an account with several profiles). */
+  profile_id: number | null;
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** The OAuth grant (oauth_grants) whose access token this is; null for a token of the password login. */
+  oauth_grant_id: Generated<number | null>;
 }
 
 export interface GameJoinsTable {
-  user_id: number;
+  profile_id: number;
   server_id: string;
   /** The address the join came from, compared when the game server sends one. */
   ip: string | null;
@@ -198,6 +244,8 @@ export interface LauncherSessionsTable {
   /** The session ends here: no refresh and no server join after it. */
   refresh_expires_at: number;
   revoked_at: number | null;
+  /** The profile the launcher logged in (GravitLauncher shows one player per session). */
+  profile_id: number | null;
 }
 
 /** A flag in a table whose layout is GravitLauncher's: boolean on PostgreSQL, 0/1 on SQLite; null when never set. */
@@ -276,6 +324,18 @@ export interface TwoFactorRecoveryTable {
   used_at: number | null;
 }
 
+/** A player's app password (contract section 18): a launcher's password of its own, never the account's. */
+export interface AppPasswordsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The player's name for it, say the launcher it is for. */
+  name: string;
+  /** SHA-256 (hex) of the password as normalised (src/app-passwords/secret.ts). */
+  password_hash: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
 /** The `state` of a Discord authorization request in progress (contract section 11): single use, 10 minutes. */
 export interface DiscordStatesTable {
   /** SHA-256 (hex) of the state sent to Discord. */
@@ -285,6 +345,8 @@ export interface DiscordStatesTable {
   user_id: number | null;
   /** PKCE code verifier, sent to Discord's token endpoint with the code. */
   code_verifier: string;
+  /** SHA-256 (hex) of the nonce in the beginning browser's cookie: only that browser finishes the request. */
+  browser_hash: string;
   created_at: number;
   expires_at: number;
 }
@@ -294,12 +356,34 @@ export interface DiscordLoginCodesTable {
   /** SHA-256 (hex) of the code. */
   code_hash: string;
   user_id: number;
+  /** The browser_hash of the request that led here: only the browser that began the login exchanges the code. */
+  browser_hash: string;
   created_at: number;
   expires_at: number;
 }
 
+/** One row: the random name of this database's service (migration 014), under which shared Redis counters live. */
+export interface DeploymentTable {
+  id: number;
+  namespace: string;
+}
+
+/** What an import brought over: a source row (by kind and id) and the row it became here (contract section 17). */
+export interface ImportMapTable {
+  /** The source's kind and database, e.g. `cookiecms:mysql://db.example/cookiecms`. */
+  source: string;
+  /** account, cape or hardware. */
+  kind: string;
+  source_id: string;
+  target_id: number;
+  imported_at: number;
+}
+
 export interface Database {
+  deployment: DeploymentTable;
   users: UsersTable;
+  profiles: ProfilesTable;
+  import_map: ImportMapTable;
   sessions: SessionsTable;
   mail_codes: MailCodesTable;
   role_grants: RoleGrantsTable;
@@ -311,6 +395,7 @@ export interface Database {
   cape_owners: CapeOwnersTable;
   broadcasts: BroadcastsTable;
   signing_keys: SigningKeysTable;
+  player_certificates: PlayerCertificatesTable;
   game_tokens: GameTokensTable;
   game_joins: GameJoinsTable;
   launcher_sessions: LauncherSessionsTable;
@@ -319,14 +404,74 @@ export interface Database {
   hardware_users: HardwareUsersTable;
   two_factor: TwoFactorTable;
   two_factor_recovery: TwoFactorRecoveryTable;
+  app_passwords: AppPasswordsTable;
   console_settings: ConsoleSettingsTable;
   invites: InvitesTable;
   discord_states: DiscordStatesTable;
   discord_login_codes: DiscordLoginCodesTable;
+  oauth_models: OAuthModelsTable;
+  oauth_clients: OAuthClientsTable;
+  oauth_grants: OAuthGrantsTable;
+  oauth_subjects: OAuthSubjectsTable;
+}
+
+/** Every model oidc-provider keeps (tokens, codes, grants, sessions, interactions), as its JSON payload. */
+export interface OAuthModelsTable {
+  /** SHA-256 (hex) of `model:id`: a token's id is the token itself. */
+  id: string;
+  model: string;
+  grant_id: string | null;
+  /** SHA-256 (hex) of a device code's normalized user code. */
+  user_code: string | null;
+  uid: string | null;
+  payload: string;
+  /** Unix milliseconds; null: no end. */
+  expires_at: number | null;
+  /** A device code's last poll, for slow_down. */
+  polled_at: number | null;
+}
+
+/** A client of the OpenID Provider: the built-in shared one and those admins register. */
+export interface OAuthClientsTable {
+  id: string;
+  name: string;
+  /** JSON list of URLs. */
+  redirect_uris: string;
+  public: number;
+  device: number;
+  /** SHA-256 (hex) of a confidential client's secret. */
+  secret_hash: string | null;
+  builtin: Generated<number>;
+  created_at: number;
+}
+
+/** A player's consent to a client: a session of kind oauth; its tokens end with it. */
+export interface OAuthGrantsTable {
+  id: Generated<number>;
+  /** oidc-provider's grant id. */
+  grant_key: string;
+  user_id: number;
+  client_id: string;
+  /** Space-separated. */
+  scopes: string;
+  /** The profile chosen for Yggdrasil.PlayerProfiles.Select. */
+  profile_id: number | null;
+  created_at: number;
+  last_used_at: number | null;
+  /** When its last token (the refresh token, else the access token) ends. */
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** The opaque, stable `sub` of an account, the same for every client. */
+export interface OAuthSubjectsTable {
+  user_id: number;
+  subject: string;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
+export type ProfileRow = Selectable<ProfilesTable>;
 
 /** Where a query can run: the database itself, or a transaction in progress. */
 export type Executor = Kysely<Database> | Transaction<Database>;

@@ -1,10 +1,14 @@
 // Routes of the Discord link and login (contract section 11). The two that a browser opens itself (the start of a
-// login and Discord's callback) answer with redirects; the rest are JSON in the envelope.
-import type { FastifyInstance } from 'fastify';
+// login and Discord's callback) answer with redirects; the rest are JSON in the envelope. The nonce that binds a
+// flow to its browser (contract section 15) travels in a cookie of its own, sent only to the routes under
+// /api/auth/discord (the callback and the exchange), never readable by scripts, and sent along when Discord sends the
+// browser back (SameSite=Lax lets a top-level navigation carry it).
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
 import { LOGGED_IN, WEB_LOGIN_RESPONSE_SCHEMA } from '../http/shapes/web-login.ts';
-import type { CallbackQuery, DiscordService } from './service.ts';
+import { LOGIN_CODE_LIFETIME_MS, STATE_LIFETIME_MS, type Begun, type DiscordService } from './service.ts';
+import { withSchemaTypes } from '../http/schema-types.ts';
 
 const tags = ['discord'];
 const text = { type: 'string', maxLength: 1024 } as const;
@@ -14,7 +18,38 @@ const EXAMPLE_AUTHORIZE =
   'https://discord.com/oauth2/authorize?response_type=code&client_id=1234567890123456789&redirect_uri=http%3A%2F%2Flocalhost%3A8080%2Fapi%2Fauth%2Fdiscord%2Fcallback&state=0lJ0m0Tq2S6bqz4c9n1e8kq0wq3b8p5dX7uYv2aR1sM&code_challenge_method=S256&code_challenge=Vx0vq2m3l4n5o6p7q8r9s0t1u2v3w4x5y6z7A8B9C0D&scope=identify';
 const redirect = (description: string) => ({ 302: { description, type: 'null' } });
 
-export function discordRoutes(app: FastifyInstance, discord: DiscordService) {
+const BROWSER_COOKIE = 'discord_browser';
+const BROWSER_COOKIE_PATH = '/api/auth/discord';
+const BROWSER_NONCE_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+/** As long as a flow can last: the state's 10 minutes, then the login code's 2. */
+const BROWSER_COOKIE_SECONDS = (STATE_LIFETIME_MS + LOGIN_CODE_LIFETIME_MS) / 1000;
+
+/** The nonce of the flow this browser began, if it sent one. */
+function browserNonceOf(request: FastifyRequest): string | undefined {
+  for (const pair of (request.headers.cookie ?? '').split(';')) {
+    const [name, value] = pair.trim().split('=', 2);
+    if (name === BROWSER_COOKIE && value !== undefined && BROWSER_NONCE_FORMAT.test(value)) return value;
+  }
+  return undefined;
+}
+
+/**
+ * Routes of the Discord link and login. `publicUrl` decides whether the browser cookie is `Secure` (a site on https);
+ * on plain http (a local try-out) a Secure cookie would never come back.
+ */
+export function discordRoutes(fastify: FastifyInstance, discord: DiscordService, publicUrl: string) {
+  const app = withSchemaTypes(fastify);
+  const secure = publicUrl.startsWith('https:') ? '; Secure' : '';
+  const setBrowserCookie = (reply: FastifyReply, nonce: string | null) =>
+    reply.header(
+      'set-cookie',
+      `${BROWSER_COOKIE}=${nonce ?? ''}; Path=${BROWSER_COOKIE_PATH}; Max-Age=${nonce === null ? 0 : BROWSER_COOKIE_SECONDS}; HttpOnly; SameSite=Lax${secure}`,
+    );
+  const begin = (reply: FastifyReply, begun: Begun) => {
+    setBrowserCookie(reply, begun.browserNonce);
+    return begun.url;
+  };
+
   app.get(
     '/api/auth/discord/status',
     {
@@ -38,11 +73,28 @@ export function discordRoutes(app: FastifyInstance, discord: DiscordService) {
       config: { access: 'player' },
       schema: {
         summary: "Begin linking a Discord account: url is Discord's consent page (its state is single use, for 10 minutes)",
+        description:
+          'Asks for the current password, and the code of the authenticator app (or a recovery code) as totp when two-factor ' +
+          'login is on: a wrong or missing password is a 401 that counts as a failed login (429 after too many); a missing ' +
+          'code is a 401 with data.totp_required. Sets an HttpOnly cookie that binds the link to this browser: only this ' +
+          'browser can finish it at the callback.',
         tags: ['home', ...tags],
-        response: { 200: envelopeSchema(undefined, ok({}, LINK_BEGUN, EXAMPLE_AUTHORIZE)), ...errorResponses(404, 429) },
+        // password is not required by the schema: a missing one is a wrong one (401, counted), as the contract says.
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { password: text, totp: text },
+          examples: [{ password: 'correct horse battery' }],
+        },
+        response: { 200: envelopeSchema(undefined, ok({}, LINK_BEGUN, EXAMPLE_AUTHORIZE)), ...errorResponses(401, 404, 429) },
       },
     },
-    async (request) => ok({}, LINK_BEGUN, await discord.startLink(callerOf(request), request.ip)),
+    async (request, reply) =>
+      ok(
+        {},
+        LINK_BEGUN,
+        begin(reply, await discord.startLink(callerOf(request), { ...request.body, password: request.body.password ?? '' }, request.ip)),
+      ),
   );
 
   app.delete(
@@ -66,21 +118,23 @@ export function discordRoutes(app: FastifyInstance, discord: DiscordService) {
     {
       schema: {
         summary: "Log in with Discord: redirects the browser to Discord's consent page",
+        description: 'Sets an HttpOnly cookie that binds the login to this browser: only this browser can finish it.',
         tags: ['auth', ...tags],
         response: { ...redirect("To Discord's consent page"), ...errorResponses(404, 429) },
       },
     },
-    async (request, reply) => reply.redirect(await discord.startLogin(request.ip), 302),
+    async (request, reply) => reply.redirect(begin(reply, await discord.startLogin(request.ip)), 302),
   );
 
-  app.get<{ Querystring: CallbackQuery }>(
+  app.get(
     '/api/auth/discord/callback',
     {
       schema: {
         summary:
           'Where Discord sends the browser back (the redirect URI to register with Discord). A link ends on /home; a login ' +
           'of a linked Discord account on /discord?code= (the page exchanges the one-time code), of an unlinked one on ' +
-          '/login?discord=not-linked; anything refused or tampered with on /discord?problem=, and changes nothing',
+          '/login?discord=not-linked; anything refused or tampered with, or opened in a browser other than the one that ' +
+          'began (without its cookie), on /discord?problem=, and changes nothing',
         tags: ['auth', ...tags],
         // Not checked here: Discord adds parameters of its own, and every value is checked by the service, which
         // answers a bad one with a page that says so rather than a JSON error the browser would show raw.
@@ -88,16 +142,22 @@ export function discordRoutes(app: FastifyInstance, discord: DiscordService) {
         response: redirect('To the page of the web app that says how it ended'),
       },
     },
-    async (request, reply) => reply.redirect(await discord.callback(request.query), 302),
+    async (request, reply) => {
+      const outcome = await discord.callback(request.query, browserNonceOf(request));
+      if (!outcome.keepNonce) setBrowserCookie(reply, null);
+      return reply.redirect(outcome.location, 302);
+    },
   );
 
-  app.post<{ Body: { code: string; totp?: string } }>(
+  app.post(
     '/api/auth/discord/exchange',
     {
       schema: {
         summary:
-          "Exchange a Discord login's one-time code (from /discord?code=) for a token: once, within 2 minutes, with the " +
-          'rules of a password login (banned, unconfirmed mail, two-factor: 401 with data.totp_required, which leaves the code usable)',
+          "Exchange a Discord login's one-time code (from /discord?code=) for a token: once, within 2 minutes, in the " +
+          'browser that began the login (its cookie), with the rules of a password login (banned, unconfirmed mail, ' +
+          'two-factor: 401 with data.totp_required, which leaves the code usable). A code sent from another browser is a ' +
+          '401 that neither uses it up nor counts on the limit of wrong codes (10 per address in 15 minutes, then 429)',
         tags: ['auth', ...tags],
         body: {
           type: 'object',
@@ -112,8 +172,9 @@ export function discordRoutes(app: FastifyInstance, discord: DiscordService) {
         },
       },
     },
-    async (request) => {
-      const { jwt, url } = await discord.exchange(request.body.code, request.body.totp, request.ip);
+    async (request, reply) => {
+      const { jwt, url } = await discord.exchange(request.body.code, request.body.totp, browserNonceOf(request), request.ip);
+      setBrowserCookie(reply, null);
       return ok({ jwt }, LOGGED_IN, url);
     },
   );

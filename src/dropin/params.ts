@@ -3,6 +3,7 @@
 import { normalizeUuid } from '../accounts/identifiers.ts';
 import { badRequest } from '../http/envelope.ts';
 import type { DefaultModel } from '../images/service.ts';
+import { LOOKUP_NAME_PATTERN } from '../minecraft/player-names.ts';
 
 export type Query = Record<string, string | string[] | undefined>;
 
@@ -15,8 +16,11 @@ export function first(query: Query, name: string): string | undefined {
 /** A flag as Crafatar reads it: present, with any value (even `false`), means on. */
 export const present = (query: Query, name: string) => Object.hasOwn(query, name);
 
-/** Mojang's names: 1 to 16 letters, digits and underscores (ours are 3 to 16 of the same). */
-const PLAYER_NAME = /^[A-Za-z0-9_]{1,16}$/;
+/**
+ * Mojang's names: 1 to 16 letters, digits and underscores; ours are 3 to 16 of the same, and with
+ * PROFILE_NAME_RULE=cjk CJK ideographs too (contract section 16): every name a lookup may be asked for.
+ */
+const PLAYER_NAME = new RegExp(LOOKUP_NAME_PATTERN);
 
 /**
  * A player UUID (any case, with or without dashes; returned in the stored form) or a name (returned lower case, how

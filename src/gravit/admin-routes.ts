@@ -3,17 +3,20 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { MAX_USER_ID } from '../accounts/identifiers.ts';
-import { actorOf } from '../audit/audit.ts';
+import { LEVELS } from '../accounts/standing.ts';
+import { checkMayBan, editorOf } from '../accounts/levels.ts';
 import { envelopeSchema, errorResponses, message, notFound, ok } from '../http/envelope.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse } from '../http/pagination.ts';
-import type { HardwareQuery, HardwareStore } from './hardware.ts';
+import type { HardwareStore } from './hardware.ts';
 import { HARDWARE_RECORD_EXAMPLE, HARDWARE_RECORD_SCHEMA } from './shapes.ts';
+import { withSchemaTypes } from '../http/schema-types.ts';
 
 const tags = ['admin'];
 const HARDWARE_SAVED = message('gravit.hardwareSaved');
 
-export function hardwareAdminRoutes(app: FastifyInstance, hardware: HardwareStore) {
-  app.get<{ Querystring: HardwareQuery }>(
+export function hardwareAdminRoutes(fastify: FastifyInstance, hardware: HardwareStore) {
+  const app = withSchemaTypes(fastify);
+  app.get(
     '/api/admin/hardware',
     {
       config: { access: 'moderator' },
@@ -35,7 +38,7 @@ export function hardwareAdminRoutes(app: FastifyInstance, hardware: HardwareStor
     async (request, reply) => pageEnvelope(reply, await hardware.list(request.query)),
   );
 
-  app.patch<{ Params: { id: string }; Body: { banned: boolean } }>(
+  app.patch(
     '/api/admin/hardware/:id',
     {
       config: { access: 'admin' },
@@ -58,8 +61,10 @@ export function hardwareAdminRoutes(app: FastifyInstance, hardware: HardwareStor
     },
     async (request) => {
       const id = Number(request.params.id);
-      if (!(await hardware.setBanned(actorOf(callerOf(request).user), id, request.body.banned)))
-        throw notFound('gravit.noHardware', { id });
+      const editor = editorOf(callerOf(request));
+      // A hardware ban reaches every player of the machine: the ban rule of levels.ts against the highest of them.
+      checkMayBan(editor, (await hardware.highestPerms(id)) ?? LEVELS.banned);
+      if (!(await hardware.setBanned(editor.actor, id, request.body.banned))) throw notFound('gravit.noHardware', { id });
       return ok(await hardware.record(id), HARDWARE_SAVED);
     },
   );

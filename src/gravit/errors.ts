@@ -51,4 +51,5 @@ export const GRAVIT_ERROR_SCHEMA = {
   examples: [{ error: 'auth.expiretoken', code: 1001 }],
 } as const;
 
-export const gravitErrors = (...statuses: ErrorStatus[]) => errorResponsesOf(GRAVIT_ERROR_SCHEMA.$id, ...statuses);
+export const gravitErrors = <const Status extends ErrorStatus>(...statuses: Status[]) =>
+  errorResponsesOf(GRAVIT_ERROR_SCHEMA.$id, ...statuses);

@@ -3,7 +3,7 @@
 // {error, code}), on SQLite and PostgreSQL: logins, launcher sessions and their tokens, players by name and UUID,
 // server joins and checks, hardware ids, the password check, the shared secret, bad input, and the admin routes.
 import assert from 'node:assert/strict';
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import pg from 'pg';
@@ -14,6 +14,7 @@ import { LaunchServerRequester } from '../../test/support/launchserver.ts';
 import { codeIn, mailTo } from '../../test/support/smtp.ts';
 import { OWNER, randomAddress, startService, uniqueName, type TestService } from '../../test/support/service.ts';
 import { hashPassword } from '../accounts/passwords.ts';
+import { insertProfile } from '../accounts/profile-rows.ts';
 import { REFRESH_LIFETIME_MS } from './sessions.ts';
 import { HARDWARE_INFO_EXAMPLE } from './shapes.ts';
 
@@ -148,10 +149,11 @@ describeEachDatabase('GravitLauncher API', (kind) => {
     assert.equal((await authorize(alex.username, alex.password)).user.username, alex.username, 'other players still log in');
 
     const victim = await player();
-    for (let attempt = 0; attempt < 10; attempt += 1)
+    // Its logins carry no player address: they count on the account's limit (100) alone.
+    for (let attempt = 0; attempt < 100; attempt += 1)
       await launchServer.post('authorize', { login: victim.username, password: `wrong ${attempt}` });
     const limited = await launchServer.post('authorize', { login: victim.mail, password: victim.password });
-    refused(limited, 429, { error: 'Too many failed logins for this account; try again later', code: 429 });
+    refused(limited, 429, { error: 'Too many failed logins for this account; try again in 15 minutes', code: 429 });
     assert.ok(Number(limited.headers['retry-after']) > 0);
     const web = await service.call('POST', '/api/auth/login', {
       body: { username: victim.mail, password: victim.password },
@@ -382,6 +384,189 @@ describeEachDatabase('GravitLauncher API', (kind) => {
     refused(await launchServer.post('getbytoken', { accessToken: malloryToken }), 401, { error: 'auth.invalidtoken', code: 1000 });
   });
 
+  /**
+   * A player whose account holds a second game profile (contract section 16), written straight into the table: the
+   * primary profile wears the classic skin (the first one uploaded), the second the slim one.
+   */
+  const playerWithSecondProfile = async () => {
+    const steve = await player();
+    await service.upload('/api/home/skins', steve.token, {}, skinFile('classic'));
+    const slim = (await service.upload('/api/home/skins', steve.token, { slim: 'true' }, skinFile('slim'))).body.data;
+    const skin = await service.db.selectFrom('skins').select('id').where('uuid', '=', slim.uuid).executeTakeFirstOrThrow();
+    const alt = { name: uniqueName('Alt'), uuid: randomUUID() };
+    const profileId = await insertProfile(service.db, { userId: steve.id, ...alt, now: clock.now() });
+    await service.db.updateTable('profiles').set({ selected_skin_id: skin.id }).where('id', '=', profileId).execute();
+    const primaryId = (await service.db.selectFrom('profiles').select('id').where('uuid', '=', steve.uuid).executeTakeFirstOrThrow()).id;
+    return { ...steve, primaryId, alt: { ...alt, id: profileId, skinDigest: slim.digest as string } };
+  };
+  const launcherDocument = async (id: string) => (await service.call('GET', `/api/skin/launcher/${id}`)).body;
+
+  it('logs a second profile in by its name in any letter case, and the primary one by mail or its name; each session keeps its profile', async () => {
+    const steve = await playerWithSecondProfile();
+    const session = await authorize(steve.alt.name.toUpperCase(), steve.password);
+    assert.deepEqual(session.user, {
+      username: steve.alt.name,
+      uuid: steve.alt.uuid,
+      permissions: [],
+      roles: ['player'],
+      assets: await launcherDocument(steve.alt.uuid),
+      banned: false,
+    });
+    assert.equal(session.user.assets.SKIN.digest, steve.alt.skinDigest, 'the second profile’s own skin');
+    assert.equal(session.user.assets.SKIN.metadata.model, 'slim');
+    const row = await service.db
+      .selectFrom('launcher_sessions')
+      .select('profile_id')
+      .where('id', '=', Number(session.id))
+      .executeTakeFirst();
+    assert.equal(row?.profile_id, steve.alt.id, 'the session records its profile');
+
+    const byToken = await launchServer.post('getbytoken', { accessToken: session.accessToken });
+    assert.deepEqual(byToken.ok && byToken.result.user, session.user);
+    const refreshed = await launchServer.post('refreshtoken', { refreshToken: session.refreshToken });
+    assert.deepEqual(refreshed.ok && refreshed.result.user, session.user);
+
+    const primaryUser = {
+      username: steve.username,
+      uuid: steve.uuid,
+      permissions: [],
+      roles: ['player'],
+      assets: await launcherDocument(steve.uuid),
+      banned: false,
+    };
+    assert.notEqual(primaryUser.assets.SKIN.digest, steve.alt.skinDigest);
+    for (const login of [steve.mail, steve.username.toLowerCase()]) {
+      const primary = await authorize(login, steve.password);
+      assert.deepEqual(primary.user, primaryUser, login);
+      const again = await launchServer.post('getbytoken', { accessToken: primary.accessToken });
+      assert.deepEqual(again.ok && again.result.user, primaryUser);
+    }
+    refused(await launchServer.post('authorize', { login: steve.alt.name, password: 'not the password' }), 401, {
+      error: 'auth.wrongpassword',
+      code: 401,
+    });
+  });
+
+  it('finds a second profile by its name in any letter case and by its UUID, with its own skin and the account’s level', async () => {
+    const steve = await playerWithSecondProfile();
+    await ownerPatch(steve.id, { perms: 1 });
+    const expected = {
+      username: steve.alt.name,
+      uuid: steve.alt.uuid,
+      permissions: [],
+      roles: ['moderator'],
+      assets: await launcherDocument(steve.alt.uuid),
+      banned: false,
+    };
+    assert.equal(expected.assets.SKIN.digest, steve.alt.skinDigest);
+    for (const name of [steve.alt.name, steve.alt.name.toLowerCase(), steve.alt.name.toUpperCase()]) {
+      const found = await launchServer.get(`getbyusername?username=${encodeURIComponent(name)}`);
+      assert.deepEqual(found.ok && found.result, expected, name);
+    }
+    for (const uuid of [steve.alt.uuid, steve.alt.uuid.replace(/-/g, '').toUpperCase()]) {
+      const found = await launchServer.get(`getbyuuid?uuid=${uuid}`);
+      assert.deepEqual(found.ok && found.result, expected, uuid);
+    }
+    const primary = await launchServer.get(`getbyusername?username=${steve.username}`);
+    assert.equal(primary.ok && primary.result.uuid, steve.uuid);
+  });
+
+  it('joins and checks each profile on its own: one profile’s join never lets another of the account through', async () => {
+    const steve = await playerWithSecondProfile();
+    const altSession = await authorize(steve.alt.name, steve.password);
+    const primarySession = await authorize(steve.mail, steve.password);
+
+    const altJoin = await launchServer.post('joinserver', {
+      accessToken: altSession.accessToken,
+      serverId: 'alt-server',
+      username: steve.alt.name,
+    });
+    assert.ok(altJoin.ok, JSON.stringify(altJoin));
+    assert.ok(
+      (await launchServer.post('joinserver', { accessToken: altSession.accessToken, serverId: 'alt-server', uuid: steve.alt.uuid })).ok,
+    );
+    const checked = await launchServer.post('checkserver', { username: steve.alt.name.toLowerCase(), serverId: 'alt-server' });
+    assert.ok(checked.ok, JSON.stringify(checked));
+    assert.deepEqual([checked.result.username, checked.result.uuid], [steve.alt.name, steve.alt.uuid]);
+    assert.equal(checked.result.assets.SKIN.digest, steve.alt.skinDigest);
+    refused(await launchServer.post('checkserver', { username: steve.username, serverId: 'alt-server' }), 403, {
+      error: /has not joined/,
+      code: 403,
+    });
+    const joins = await service.db
+      .selectFrom('game_joins')
+      .select(['profile_id', 'server_id'])
+      .where('server_id', '=', 'alt-server')
+      .execute();
+    assert.deepEqual(joins, [{ profile_id: steve.alt.id, server_id: 'alt-server' }], 'recorded for the profile');
+
+    // A session joins only as its own profile, even another of the same account.
+    for (const player of [{ username: steve.username }, { uuid: steve.uuid }]) {
+      refused(await launchServer.post('joinserver', { accessToken: altSession.accessToken, serverId: 'as-primary', ...player }), 403, {
+        error: /another player/,
+        code: 403,
+      });
+    }
+    refused(
+      await launchServer.post('joinserver', { accessToken: primarySession.accessToken, serverId: 'as-alt', username: steve.alt.name }),
+      403,
+      {
+        error: /another player/,
+        code: 403,
+      },
+    );
+
+    assert.ok(
+      (await launchServer.post('joinserver', { accessToken: primarySession.accessToken, serverId: 'primary-server', uuid: steve.uuid })).ok,
+    );
+    assert.ok((await launchServer.post('checkserver', { username: steve.username.toUpperCase(), serverId: 'primary-server' })).ok);
+    refused(await launchServer.post('checkserver', { username: steve.alt.name, serverId: 'primary-server' }), 403, {
+      error: /has not joined/,
+      code: 403,
+    });
+    const stillJoined = await launchServer.post('checkserver', { username: steve.alt.name, serverId: 'alt-server' });
+    assert.equal(stillJoined.ok && stillJoined.result.uuid, steve.alt.uuid, 'the primary profile’s join left the second one’s alone');
+    const primaryJoin = await service.db.selectFrom('game_joins').select('profile_id').where('server_id', '=', 'primary-server').execute();
+    assert.deepEqual(primaryJoin, [{ profile_id: steve.primaryId }]);
+  });
+
+  it('ends the launcher sessions of a deleted profile, and keeps those of the account’s other profiles', async () => {
+    const steve = await playerWithSecondProfile();
+    const altSession = await authorize(steve.alt.name, steve.password);
+    const primarySession = await authorize(steve.username, steve.password);
+    await service.db.deleteFrom('profiles').where('id', '=', steve.alt.id).execute();
+
+    refused(await launchServer.post('getbytoken', { accessToken: altSession.accessToken }), 401, {
+      error: 'auth.invalidtoken',
+      code: 1000,
+    });
+    refused(await launchServer.post('refreshtoken', { refreshToken: altSession.refreshToken }), 401, {
+      error: 'auth.invalidtoken',
+      code: 1002,
+    });
+    refused(
+      await launchServer.post('joinserver', { accessToken: altSession.accessToken, serverId: 'gone', username: steve.alt.name }),
+      401,
+      {
+        error: 'auth.invalidtoken',
+        code: 1000,
+      },
+    );
+    refused(await launchServer.get(`getbyusername?username=${steve.alt.name}`), 404, { error: /No player/, code: 404 });
+    refused(await launchServer.get(`getbyuuid?uuid=${steve.alt.uuid}`), 404, { error: /No player/, code: 404 });
+    refused(await launchServer.post('checkserver', { username: steve.alt.name, serverId: 'gone' }), 403, {
+      error: /has not joined/,
+      code: 403,
+    });
+    refused(await launchServer.post('authorize', { login: steve.alt.name, password: steve.password }), 401, {
+      error: 'auth.wrongpassword',
+      code: 401,
+    });
+
+    const primary = await launchServer.post('getbytoken', { accessToken: primarySession.accessToken });
+    assert.equal(primary.ok && primary.result.user.uuid, steve.uuid);
+  });
+
   it('checks passwords for a LaunchServer reading the users table: only stored hashes, counted on the account, bans refused', async () => {
     const steve = await player();
     const storedHash = async (userId: number) =>
@@ -398,9 +583,9 @@ describeEachDatabase('GravitLauncher API', (kind) => {
     assert.equal(await verified(hash, 'not the password'), false);
     assert.equal(await verified(await hashPassword(steve.password), steve.password), false, 'a hash no account stores is not checked');
 
-    for (let attempt = 0; attempt < 10; attempt += 1) await verify(hash, `wrong ${attempt}`);
+    for (let attempt = 0; attempt < 99; attempt += 1) await verify(hash, `wrong ${attempt}`); // 100 with the one above
     const limited = await verify(hash, steve.password);
-    refused(limited, 429, { error: 'Too many failed logins for this account; try again later', code: 429 });
+    refused(limited, 429, { error: 'Too many failed logins for this account; try again in 15 minutes', code: 429 });
     refused(await launchServer.post('authorize', { login: steve.username, password: steve.password }), 429, {
       error: /Too many/,
       code: 429,
@@ -539,11 +724,20 @@ describeEachDatabase('GravitLauncher API', (kind) => {
     ]);
     const users = await launchServer.post('hardware/getusers', { hardware });
     assert.deepEqual(users.ok && users.result.map((user: { uuid: string }) => user.uuid), [steve.uuid, viaSqlCore.uuid]);
-    const record = await service.call('GET', `/api/admin/users?search=${viaSqlCore.username}`, { token: moderator.token });
-    assert.equal(record.body.data[0].hwidId, hardware.id, 'the user record shows hwid_id as text');
+    const record = await service.call('GET', `/api/admin/users?search=${viaSqlCore.username}`, { token: await service.ownerToken() });
+    assert.equal(record.body.data[0].hwidId, hardware.id, 'the user record shows hwid_id as text (to permanent owners)');
 
     const patch = (token: string, body: unknown, id = hardware.id) => service.call('PATCH', `/api/admin/hardware/${id}`, { token, body });
     assert.equal((await patch(moderator.token, { banned: true })).status, 403);
+    // A ban reaches every player of the machine: a temporary admin bans nothing, an admin nobody at or above them.
+    const temporaryAdmin = await player();
+    const expired_at = Math.floor(clock.now() / 1000) + 3600;
+    const grant = { role_level: 2, expired_at };
+    await service.call('POST', `/api/admin/user/role/${temporaryAdmin.id}`, { token: await service.ownerToken(), body: grant });
+    assert.equal((await patch(temporaryAdmin.token, { banned: true })).status, 403);
+    await service.db.updateTable('users').set({ perms: 2 }).where('id', '=', viaSqlCore.id).execute();
+    assert.equal((await patch(admin.token, { banned: true })).status, 403);
+    await service.db.updateTable('users').set({ perms: 0 }).where('id', '=', viaSqlCore.id).execute();
     const bannedByAdmin = await patch(admin.token, { banned: true });
     assert.equal(bannedByAdmin.status, 200);
     assert.equal(bannedByAdmin.body.data.banned, true);
@@ -661,6 +855,11 @@ describeEachDatabase('GravitLauncher API', (kind) => {
       ['hardware/getbydata', { info: { totalMemory: 'lots' } }, /totalMemory/],
       ['hardware/create', { info: report() }, /"publicKey" is required/],
       ['hardware/create', { info: report({ displayId: 'not base64!' }), publicKey: launcherKey() }, /displayId/],
+      // Contract section 15: at most 256 characters per string, so that matching stays cheap (M4).
+      ['hardware/getbydata', { info: report({ hwDiskId: 'a'.repeat(8192) }) }, /hwDiskId/],
+      ['hardware/create', { info: report({ baseboardSerialNumber: 'b'.repeat(257) }), publicKey: launcherKey() }, /baseboardSerialNumber/],
+      ['hardware/create', { info: report({ graphicCard: 'c'.repeat(257) }), publicKey: launcherKey() }, /graphicCard/],
+      ['hardware/create', { info: report({ displayId: 'A'.repeat(260) }), publicKey: launcherKey() }, /displayId/],
       ['hardware/connect', { hardware }, /"userSession" is required/],
       ['hardware/connect', { hardware: { id: '-1' }, userSession: session }, /hardware\.id/],
       ['hardware/addpublickey', { hardware }, /"publicKey" is required/],

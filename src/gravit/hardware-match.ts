@@ -12,19 +12,29 @@ export type HardwareFacts = Omit<HardwareInfo, 'displayId'> & { displayId: Buffe
 /** The sql core's default criticalCompareLevel. */
 export const MATCH_LEVEL = 1.0;
 
+/**
+ * The largest edit distance matchLevel needs exactly. A disk id adds to the level only below max(3, trunc(lengths /
+ * 4)), so two ids of at most 256 characters each (the API's limit) never need more than 127; the cap keeps a
+ * comparison linear also for longer ids the LaunchServer's sql core may have stored (where distances past it add
+ * nothing, unlike GravitLauncher's own rule).
+ */
+export const MAX_NEEDED_DISTANCE = 128;
+
 /** How much two reports agree (compareHardwareInfo's compareLevel). */
 export function matchLevel(first: HardwareFacts, second: HardwareFacts): number {
   let level = 0;
   if (first.hwDiskId !== null && second.hwDiskId !== null) {
-    const distance = editDistance(first.hwDiskId.toLowerCase(), second.hwDiskId.toLowerCase());
     const lengths = first.hwDiskId.length + second.hwDiskId.length;
+    const scored = Math.trunc(lengths / 4);
+    const limit = Math.min(Math.max(2, scored - 1), MAX_NEEDED_DISTANCE);
+    const distance = boundedEditDistance(first.hwDiskId.toLowerCase(), second.hwDiskId.toLowerCase(), limit);
     if (distance === 0) level += 0.99;
     else if (distance < 3) level += 0.85;
     // GravitLauncher's rule as it stands, also where a larger distance adds more (always less than 0.5).
-    else if (distance < Math.trunc(lengths / 4)) level += distance / (lengths / 2);
+    else if (distance <= limit && distance < scored) level += distance / (lengths / 2);
   }
   if (first.baseboardSerialNumber !== null && second.baseboardSerialNumber !== null) {
-    const distance = editDistance(first.baseboardSerialNumber.toLowerCase(), second.baseboardSerialNumber.toLowerCase());
+    const distance = boundedEditDistance(first.baseboardSerialNumber.toLowerCase(), second.baseboardSerialNumber.toLowerCase(), 2);
     if (distance === 0) level += 0.3;
     else if (distance < 3) level += 0.15;
   }
@@ -38,20 +48,31 @@ export function matchLevel(first: HardwareFacts, second: HardwareFacts): number 
 }
 
 /**
- * Damerau-Levenshtein distance in its optimal-string-alignment form: insertions, deletions, substitutions and
- * transpositions of neighbours each cost one.
+ * Damerau-Levenshtein distance in its optimal-string-alignment form (insertions, deletions, substitutions and
+ * transpositions of neighbours each cost one) when it is at most `limit`, else `limit + 1`. Only the cells within
+ * `limit` of the diagonal are computed (any alignment leaving that band costs more), so the cost is at most
+ * (a.length + 1) * (2 * limit + 1) cells; `meter`, when given, counts them.
  */
-export function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
-  );
+export function boundedEditDistance(a: string, b: string, limit: number, meter?: { cells: number }): number {
+  const beyond = limit + 1;
+  if (Math.abs(a.length - b.length) > limit) return beyond;
+  // Three rows, reused in turn; a cell outside the band reads as `beyond`.
+  let before = new Array<number>(b.length + 1).fill(beyond);
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => (j <= limit ? j : beyond));
+  let current = new Array<number>(b.length + 1).fill(beyond);
   for (let i = 1; i <= a.length; i += 1) {
-    for (let j = 1; j <= b.length; j += 1) {
+    const from = Math.max(1, i - limit);
+    const to = Math.min(b.length, i + limit);
+    current[from - 1] = from === 1 && i <= limit ? i : beyond;
+    if (to < b.length) current[to + 1] = beyond;
+    for (let j = from; j <= to; j += 1) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = best;
+      let best = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2]! + 1);
+      current[j] = Math.min(best, beyond);
+      if (meter) meter.cells += 1;
     }
+    [before, previous, current] = [previous, current, before];
   }
-  return rows[a.length]![b.length]!;
+  return Math.min(previous[b.length]!, beyond);
 }

@@ -217,18 +217,27 @@ export class HardwareStore {
 
   /** The ids of the players who used the hardware, through this API or the sql core, in id order. */
   async userIds(hardwareId: number): Promise<number[]> {
-    const rows = await this.db
+    const rows = await this.usersOf(hardwareId).select('id').orderBy('id').execute();
+    return rows.map((row) => row.id);
+  }
+
+  /** The highest perms among the players who used the hardware (a ban of it reaches them all); null when none did. */
+  async highestPerms(hardwareId: number): Promise<number | null> {
+    const { highest } = await this.usersOf(hardwareId)
+      .select((eb) => eb.fn.max<number | null>('perms').as('highest'))
+      .executeTakeFirstOrThrow();
+    return highest === null ? null : Number(highest);
+  }
+
+  private usersOf(hardwareId: number) {
+    return this.db
       .selectFrom('users')
-      .select('id')
       .where((eb) =>
         eb.or([
           eb('hwid_id', '=', String(hardwareId)),
           eb('id', 'in', eb.selectFrom('hardware_users').select('user_id').where('hardware_id', '=', hardwareId)),
         ]),
-      )
-      .orderBy('id')
-      .execute();
-    return rows.map((row) => row.id);
+      );
   }
 
   /** One page of the hardware records (only those `user` used, when given), newest first, with their players. */

@@ -5,18 +5,18 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fixedError } from '../http/envelope.ts';
 import { bearerMatches } from '../http/secrets.ts';
 import { GRAVIT_API_PATH, gravitErrors } from './errors.ts';
-import type { GravitService, HardwareRef } from './service.ts';
+import type { GravitService } from './service.ts';
 import {
   GRAVIT_USER_EXAMPLE,
   GRAVIT_USER_SCHEMA,
   HARDWARE_INFO_EXAMPLE,
-  HARDWARE_INFO_SCHEMA,
   USER_HARDWARE_EXAMPLE,
   USER_HARDWARE_SCHEMA,
   USER_SESSION_EXAMPLE,
   USER_SESSION_SCHEMA,
   type HardwareInfo,
 } from './shapes.ts';
+import { objectSchema, withSchemaTypes } from '../http/schema-types.ts';
 
 const tags = ['GravitLauncher'];
 /** Who may call, in the OpenAPI document (instead of the JWT access of the other APIs), after what else is to say. */
@@ -31,16 +31,29 @@ const token = text(512);
 /** GravitLauncher writes byte arrays as URL-safe base64 (with or without padding). */
 const bytes = { type: 'string', pattern: '^[A-Za-z0-9_-]+={0,2}$', maxLength: 8192 } as const;
 /** The schema, or null (the pattern and length apply to strings only). */
-const nullable = <T extends { type: string }>(schema: T) => ({ ...schema, type: [schema.type, 'null'] });
+const nullable = <const T extends { type: string }>(schema: T) => ({ ...schema, type: [schema.type, 'null'] }) as const;
 const numericId = { type: 'string', pattern: '^[0-9]{1,15}$', description: 'a hardware id' } as const;
-const bodyOf = (required: string[], properties: Record<string, object>, example: object) =>
-  ({ type: 'object', required, properties, examples: [example] }) as const;
 
+/** Contract section 15: every string of a hardware report, byte fields as their base64 text, bounds what matching costs. */
+const MAX_HARDWARE_TEXT = 256;
+const hardwareText = { type: ['string', 'null'], maxLength: MAX_HARDWARE_TEXT } as const;
+const wholeNumber = { type: 'integer' } as const;
 /** HardwareReportRequest.HardwareInfo as Gson writes it: fields that are null in Java are left out. */
 const hardwareInfoInput = {
   type: 'object',
-  properties: { ...HARDWARE_INFO_SCHEMA.properties, displayId: nullable(bytes) },
-} as const;
+  properties: {
+    bitness: wholeNumber,
+    totalMemory: wholeNumber,
+    logicalProcessors: wholeNumber,
+    physicalProcessors: wholeNumber,
+    processorMaxFreq: wholeNumber,
+    battery: { type: 'boolean' },
+    hwDiskId: hardwareText,
+    baseboardSerialNumber: hardwareText,
+    graphicCard: hardwareText,
+    displayId: nullable({ ...bytes, maxLength: MAX_HARDWARE_TEXT }),
+  },
+} as const satisfies { type: string; properties: Record<keyof HardwareInfo, object> };
 /** The UserHardware the LaunchServer got from us before; only its id is read. */
 const hardwareRef = { type: 'object', required: ['id'], properties: { id: numericId } } as const;
 const HARDWARE_REF_EXAMPLE = { hardware: USER_HARDWARE_EXAMPLE };
@@ -65,10 +78,11 @@ function serverIdOf(body: { serverId?: string; serverID?: string }): string {
   if (serverId === undefined) throw fixedError(400, 'field "serverId" is required');
   return serverId;
 }
-const serverIdFields = { serverId: text(128), serverID: text(128) };
+const serverIdFields = { serverId: text(128), serverID: text(128) } as const;
 
-export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, bearerToken: string) {
-  await app.register(async (api) => {
+export async function gravitRoutes(fastify: FastifyInstance, gravit: GravitService, bearerToken: string) {
+  await fastify.register(async (plugin) => {
+    const api = withSchemaTypes(plugin);
     api.addHook('onRequest', async (request: FastifyRequest) => {
       if (!bearerMatches(request.headers.authorization, bearerToken)) {
         throw fixedError(401, 'Send the header Authorization: Bearer <GRAVIT_TOKEN>, the token in the LaunchServer’s configuration');
@@ -78,16 +92,17 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
     const noContent = (reply: FastifyReply) => reply.code(204).send();
 
     // ---- accounts and sessions ----
-    api.post<{ Body: { login: string; password: string; totpCode?: string } }>(
+    api.post(
       at('authorize'),
       {
         schema: {
-          summary: 'Log in with the username or mail address and the password: a new launcher session',
+          summary:
+            'Log in with a profile name (that profile) or the mail address (the primary profile) and the password: a new launcher session',
           ...access(
             'Unknown user and wrong password: auth.wrongpassword; banned: auth.userblocked. With two-factor login on: auth.require2fa without totpCode (the launcher then asks the player for the code), auth.wrongtotp for a wrong or used code (a recovery code works too); wrong codes count as failed logins.',
           ),
           tags,
-          body: bodyOf(
+          body: objectSchema(
             ['login', 'password'],
             { login: text(320), password: text(1024), totpCode: { type: 'string', maxLength: 16 } },
             { login: 'Steve', password: 'correct horse battery' },
@@ -98,35 +113,35 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
       async (request) => gravit.authorize(request.body.login, request.body.password, request.body.totpCode),
     );
 
-    api.post<{ Body: { accessToken: string } }>(
+    api.post(
       at('getbytoken'),
       {
         schema: {
           summary: 'The session of an access token (without the refresh token); code 1001 when it expired, 1000 when invalid',
           ...access(),
           tags,
-          body: bodyOf(['accessToken'], { accessToken: token }, { accessToken: USER_SESSION_EXAMPLE.accessToken }),
+          body: objectSchema(['accessToken'], { accessToken: token }, { accessToken: USER_SESSION_EXAMPLE.accessToken }),
           response: { 200: SESSION_RESPONSE, ...gravitErrors(401) },
         },
       },
       async (request) => gravit.sessionByToken(request.body.accessToken),
     );
 
-    api.post<{ Body: { refreshToken: string } }>(
+    api.post(
       at('refreshtoken'),
       {
         schema: {
           summary: 'New access and refresh tokens for the session; the old ones stop working at once; code 1002 when invalid',
           ...access(),
           tags,
-          body: bodyOf(['refreshToken'], { refreshToken: token }, { refreshToken: USER_SESSION_EXAMPLE.refreshToken }),
+          body: objectSchema(['refreshToken'], { refreshToken: token }, { refreshToken: USER_SESSION_EXAMPLE.refreshToken }),
           response: { 200: SESSION_RESPONSE, ...gravitErrors(401) },
         },
       },
       async (request) => gravit.refresh(request.body.refreshToken),
     );
 
-    api.get<{ Querystring: { username: string } }>(
+    api.get(
       at('getbyusername'),
       {
         schema: {
@@ -140,7 +155,7 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
       async (request) => gravit.userByUsername(request.query.username),
     );
 
-    api.get<{ Querystring: { uuid: string } }>(
+    api.get(
       at('getbyuuid'),
       {
         schema: {
@@ -155,14 +170,14 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
     );
 
     // ---- joining game servers ----
-    api.post<{ Body: { accessToken: string; serverId?: string; serverID?: string; username?: string; uuid?: string } }>(
+    api.post(
       at('joinserver'),
       {
         schema: {
           summary: 'The game joins a server with the launcher session’s access token (also one past its life); kept 30 seconds',
           ...access('The player as username or uuid or both (both must be the token’s player); serverID is accepted for serverId.'),
           tags,
-          body: bodyOf(
+          body: objectSchema(
             ['accessToken'],
             { accessToken: token, ...serverIdFields, username: text(64), uuid: text(64) },
             { accessToken: USER_SESSION_EXAMPLE.accessToken, serverId: SERVER_ID_EXAMPLE, uuid: GRAVIT_USER_EXAMPLE.uuid },
@@ -177,14 +192,14 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
       },
     );
 
-    api.post<{ Body: { username: string; serverId?: string; serverID?: string } }>(
+    api.post(
       at('checkserver'),
       {
         schema: {
           summary: 'The game server checks a joining player: the player when their latest join carried this server id',
           ...access('serverID is accepted for serverId.'),
           tags,
-          body: bodyOf(['username'], { username: text(64), ...serverIdFields }, { username: 'Steve', serverId: SERVER_ID_EXAMPLE }),
+          body: objectSchema(['username'], { username: text(64), ...serverIdFields }, { username: 'Steve', serverId: SERVER_ID_EXAMPLE }),
           response: { 200: USER_RESPONSE, ...gravitErrors(403) },
         },
       },
@@ -192,7 +207,7 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
     );
 
     // ---- the password check of a LaunchServer reading the users table itself ----
-    api.post<{ Body: { encryptedPassword: string; password: string } }>(
+    api.post(
       at('verifypassword'),
       {
         schema: {
@@ -201,7 +216,7 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
             'Only hashes stored in the users table are checked; failures count on the account’s login limit (then 429), and a banned, unconfirmed or unfinished account gets success false. With two-factor login on, only password:code (the code after the last colon) succeeds.',
           ),
           tags,
-          body: bodyOf(
+          body: objectSchema(
             ['encryptedPassword', 'password'],
             { encryptedPassword: text(1024), password: text(1024) },
             { encryptedPassword: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaGhhc2g', password: 'correct horse battery' },
@@ -223,56 +238,56 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
 
     // ---- hardware ids ----
     const found = (reply: FastifyReply) => (hardware: unknown) => hardware ?? noContent(reply);
-    api.post<{ Body: { publicKey: string } }>(
+    api.post(
       at('hardware/getbykey'),
       {
         schema: {
           summary: 'The hardware holding this launcher public key; 204 when none',
           ...access(),
           tags,
-          body: bodyOf(['publicKey'], { publicKey: bytes }, { publicKey: USER_HARDWARE_EXAMPLE.publicKey }),
+          body: objectSchema(['publicKey'], { publicKey: bytes }, { publicKey: USER_HARDWARE_EXAMPLE.publicKey }),
           response: { 200: USER_HARDWARE_RESPONSE, ...NO_HARDWARE },
         },
       },
       async (request, reply) => found(reply)(await gravit.hardwareByKey(request.body.publicKey)),
     );
 
-    api.post<{ Body: { info: Partial<HardwareInfo> } }>(
+    api.post(
       at('hardware/getbydata'),
       {
         schema: {
           summary: 'The hardware this report describes (GravitLauncher’s weighting of the identifiers); 204 when none',
           ...access(),
           tags,
-          body: bodyOf(['info'], { info: hardwareInfoInput }, { info: HARDWARE_INFO_EXAMPLE }),
+          body: objectSchema(['info'], { info: hardwareInfoInput }, { info: HARDWARE_INFO_EXAMPLE }),
           response: { 200: USER_HARDWARE_RESPONSE, ...NO_HARDWARE },
         },
       },
       async (request, reply) => found(reply)(await gravit.hardwareByData(request.body.info)),
     );
 
-    api.post<{ Body: { id: string } }>(
+    api.post(
       at('hardware/getbyid'),
       {
         schema: {
           summary: 'The hardware with this id; 204 when none',
           ...access(),
           tags,
-          body: bodyOf(['id'], { id: numericId }, { id: USER_HARDWARE_EXAMPLE.id }),
+          body: objectSchema(['id'], { id: numericId }, { id: USER_HARDWARE_EXAMPLE.id }),
           response: { 200: USER_HARDWARE_RESPONSE, ...NO_HARDWARE },
         },
       },
       async (request, reply) => found(reply)(await gravit.hardwareById(request.body.id)),
     );
 
-    api.post<{ Body: { info: Partial<HardwareInfo>; publicKey: string } }>(
+    api.post(
       at('hardware/create'),
       {
         schema: {
           summary: 'Records new hardware with the launcher’s public key (audited); 409 when the key is another record’s',
           ...access(),
           tags,
-          body: bodyOf(
+          body: objectSchema(
             ['info', 'publicKey'],
             { info: hardwareInfoInput, publicKey: bytes },
             { info: HARDWARE_INFO_EXAMPLE, publicKey: USER_HARDWARE_EXAMPLE.publicKey },
@@ -284,14 +299,14 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
     );
 
     const success = { message: 'success' } as const;
-    api.post<{ Body: { hardware: HardwareRef; userSession: { user: { uuid: string } } } }>(
+    api.post(
       at('hardware/connect'),
       {
         schema: {
           summary: 'Links the session’s player to the hardware (audited the first time)',
           ...access(),
           tags,
-          body: bodyOf(
+          body: objectSchema(
             ['hardware', 'userSession'],
             {
               hardware: hardwareRef,
@@ -312,14 +327,14 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
       },
     );
 
-    api.post<{ Body: { hardware: HardwareRef; publicKey: string } }>(
+    api.post(
       at('hardware/addpublickey'),
       {
         schema: {
           summary: 'Gives the hardware the launcher’s new public key (audited)',
           ...access(),
           tags,
-          body: bodyOf(
+          body: objectSchema(
             ['hardware', 'publicKey'],
             { hardware: hardwareRef, publicKey: bytes },
             {
@@ -336,14 +351,14 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
       },
     );
 
-    api.post<{ Body: { hardware: HardwareRef } }>(
+    api.post(
       at('hardware/getusers'),
       {
         schema: {
           summary: 'The players who used the hardware (linked through this API or by a LaunchServer’s sql core)',
           ...access(),
           tags,
-          body: bodyOf(['hardware'], { hardware: hardwareRef }, HARDWARE_REF_EXAMPLE),
+          body: objectSchema(['hardware'], { hardware: hardwareRef }, HARDWARE_REF_EXAMPLE),
           response: { 200: { type: 'array', items: GRAVIT_USER_SCHEMA, examples: [[GRAVIT_USER_EXAMPLE]] }, ...gravitErrors(404) },
         },
       },
@@ -351,14 +366,14 @@ export async function gravitRoutes(app: FastifyInstance, gravit: GravitService, 
     );
 
     for (const banned of [true, false]) {
-      api.post<{ Body: { hardware: HardwareRef } }>(
+      api.post(
         at(banned ? 'hardware/ban' : 'hardware/unban'),
         {
           schema: {
             summary: banned ? 'Bans the hardware (audited)' : 'Lifts the hardware’s ban (audited)',
             ...access(),
             tags,
-            body: bodyOf(['hardware'], { hardware: hardwareRef }, HARDWARE_REF_EXAMPLE),
+            body: objectSchema(['hardware'], { hardware: hardwareRef }, HARDWARE_REF_EXAMPLE),
             response: { 200: SUCCESS, ...gravitErrors(404) },
           },
         },

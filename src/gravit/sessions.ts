@@ -16,6 +16,8 @@ const newToken = () => randomBytes(32).toString('base64url');
 export interface IssuedSession {
   id: number;
   userId: number;
+  /** The game profile the launcher logged in (contract section 16): every later use acts for it. */
+  profileId: number | null;
   accessToken: string;
   refreshToken: string;
   accessExpiresAt: number;
@@ -24,6 +26,7 @@ export interface IssuedSession {
 export interface FoundSession {
   id: number;
   userId: number;
+  profileId: number | null;
   accessExpiresAt: number;
 }
 
@@ -34,14 +37,15 @@ export class LauncherSessions {
     private readonly accessLifetimeMs: number,
   ) {}
 
-  /** A new session of the user, with its first token pair. */
-  async issue(userId: number): Promise<IssuedSession> {
+  /** A new session of the user's profile, with its first token pair (deleting the profile deletes the session). */
+  async issue(userId: number, profileId: number): Promise<IssuedSession> {
     const now = this.clock.now();
     const pair = this.newPair(now);
     const { id } = await this.db
       .insertInto('launcher_sessions')
       .values({
         user_id: userId,
+        profile_id: profileId,
         access_hash: pair.access_hash,
         refresh_hash: pair.refresh_hash,
         created_at: now,
@@ -51,7 +55,7 @@ export class LauncherSessions {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    return { id, userId, ...pair.tokens, accessExpiresAt: pair.access_expires_at };
+    return { id, userId, profileId, ...pair.tokens, accessExpiresAt: pair.access_expires_at };
   }
 
   /**
@@ -61,12 +65,12 @@ export class LauncherSessions {
   async byAccessToken(accessToken: string): Promise<FoundSession | null> {
     const row = await this.db
       .selectFrom('launcher_sessions')
-      .select(['id', 'user_id', 'access_expires_at'])
+      .select(['id', 'user_id', 'profile_id', 'access_expires_at'])
       .where('access_hash', '=', tokenHash(accessToken))
       .where('revoked_at', 'is', null)
       .where('refresh_expires_at', '>', this.clock.now())
       .executeTakeFirst();
-    return row ? { id: row.id, userId: row.user_id, accessExpiresAt: row.access_expires_at } : null;
+    return row ? { id: row.id, userId: row.user_id, profileId: row.profile_id, accessExpiresAt: row.access_expires_at } : null;
   }
 
   /**
@@ -88,9 +92,11 @@ export class LauncherSessions {
       .where('refresh_hash', '=', tokenHash(refreshToken))
       .where('revoked_at', 'is', null)
       .where('refresh_expires_at', '>', now)
-      .returning(['id', 'user_id'])
+      .returning(['id', 'user_id', 'profile_id'])
       .executeTakeFirst();
-    return row ? { id: row.id, userId: row.user_id, ...pair.tokens, accessExpiresAt: pair.access_expires_at } : null;
+    return row
+      ? { id: row.id, userId: row.user_id, profileId: row.profile_id, ...pair.tokens, accessExpiresAt: pair.access_expires_at }
+      : null;
   }
 
   private newPair(now: number) {

@@ -1,9 +1,12 @@
 // Ended sessions and tokens leave the database on the service's own schedule; live and revoked-but-unexpired ones stay.
+// Sent mail leaves a day after it was sent, without its body from the moment it was sent.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { ManualClock } from '../../test/support/clock.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
-import { randomAddress, startService, type TestService } from '../../test/support/service.ts';
+import { randomAddress, startService, uniqueName, type TestService } from '../../test/support/service.ts';
+import { codeIn, mailTo } from '../../test/support/smtp.ts';
+import { SENT_MAIL_KEPT_MS } from './housekeeping.ts';
 import { REFRESH_LIFETIME_MS } from '../gravit/sessions.ts';
 import { GAME_TOKEN_LIFETIME_MS } from '../yggdrasil/tokens.ts';
 
@@ -75,5 +78,24 @@ describeEachDatabase('removing ended sessions and tokens', (kind) => {
 
     clock.advance(REFRESH_LIFETIME_MS);
     await eventually(launcherSessions, 0, 'the ended launcher session is removed');
+  });
+
+  it('keeps no code in a sent mail, and removes the sent mail a day later', async () => {
+    const mail = `${uniqueName()}@example.org`;
+    await service.call('POST', '/api/auth/register', { body: { mail, password: 'correct horse battery' }, ip: randomAddress() });
+    const code = codeIn(await service.mailbox.waitFor(mailTo(mail)));
+    const outboxRow = () => service.db.selectFrom('mail_outbox').selectAll().where('recipient', '=', mail).executeTakeFirst();
+    const sent = async () => ((await outboxRow())?.sent_at ? 1 : 0);
+    await eventually(sent, 1, 'the worker marks the mail sent');
+    const row = (await outboxRow())!;
+    assert.ok(!row.text_body.includes(code) && !row.html_body.includes(code), 'the sent mail no longer holds the code');
+    assert.equal(row.subject.length > 0, true, 'the subject stays for the operator');
+
+    const rows = async () => ((await outboxRow()) ? 1 : 0);
+    clock.advance(SENT_MAIL_KEPT_MS - 60_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(await rows(), 1, 'kept for a day');
+    clock.advance(60_000);
+    await eventually(rows, 0, 'gone a day after it was sent');
   });
 });

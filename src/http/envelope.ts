@@ -72,8 +72,14 @@ export const notFound = (key: string, params?: Params) => new ApiError(404, mess
 export const conflict = (key: string, params?: Params) => new ApiError(409, message(key, params));
 /** The web login's answer when the password was right and the account has two-factor login on (contract section 12). */
 export const totpRequired = (key: string) => new ApiError(401, message(key), BEARER, { totp_required: true });
-export const tooManyRequests = (key: string, retryAfterSeconds: number) =>
-  new ApiError(429, message(key), { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+/**
+ * A limit's refusal: `Retry-After` says in seconds when the window ends, and the message in minutes (`count`, rounded
+ * up), so that a locked-out player knows when to come back (issue 31).
+ */
+export function tooManyRequests(key: string, retryAfterSeconds: number) {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return new ApiError(429, message(key, { count: Math.ceil(seconds / 60) }), { 'retry-after': String(seconds) });
+}
 /** An error with a fixed text, the same in every language: the Yggdrasil and GravitLauncher APIs' answers. */
 export const fixedError = (status: number, text: string, headers: Record<string, string> = {}) =>
   new ApiError(status, text, status === 401 ? { ...BEARER, ...headers } : headers);
@@ -417,12 +423,16 @@ export const ERROR_MEANINGS = {
 export type ErrorStatus = keyof typeof ERROR_MEANINGS;
 
 /** Response schemas for error statuses, each the error schema `schemaId` (registered with addSchema). */
-export function errorResponsesOf(schemaId: string, ...statuses: ErrorStatus[]) {
-  return Object.fromEntries(statuses.map((status) => [status, { description: ERROR_MEANINGS[status], $ref: `${schemaId}#` }]));
+export function errorResponsesOf<const Status extends ErrorStatus>(schemaId: string, ...statuses: Status[]) {
+  // Keyed by the statuses' own types: a route's reply.code() takes the statuses its schema lists.
+  const responses = {} as Record<Status, { description: string; $ref: string }>;
+  for (const status of statuses) responses[status] = { description: ERROR_MEANINGS[status], $ref: `${schemaId}#` };
+  return responses;
 }
 
 /** Response schemas for error statuses, all the shared error envelope. */
-export const errorResponses = (...statuses: ErrorStatus[]) => errorResponsesOf(ERROR_ENVELOPE.$id, ...statuses);
+export const errorResponses = <const Status extends ErrorStatus>(...statuses: Status[]) =>
+  errorResponsesOf(ERROR_ENVELOPE.$id, ...statuses);
 
 /** The $id of the error schema of the API `url` belongs to. */
 export function errorSchemaIdFor(app: FastifyInstance, url: string): string {

@@ -12,9 +12,16 @@ export const pageQuerySchema = {
   type: 'object',
   properties: {
     limit: { type: 'integer', minimum: 1, maximum: 1000, default: 100 },
-    offset: { type: 'integer', minimum: 0, default: 0 },
+    // Bounded so that a huge number is a 400, not a database error: PostgreSQL's largest integer.
+    offset: { type: 'integer', minimum: 0, maximum: 2_147_483_647, default: 0 },
   },
 } as const;
+
+/** The end of the year 9999 in Unix seconds: the latest time a request may name, so that a huge one is a 400, not a database error. */
+export const LATEST_UNIX_SECONDS = 253_402_300_799;
+
+/** A time filter in Unix seconds, up to LATEST_UNIX_SECONDS. */
+export const unixSecondsQuerySchema = { type: 'integer', minimum: 0, maximum: LATEST_UNIX_SECONDS } as const;
 
 /** The envelope of one page of a list, with the list's total in X-Total-Count. */
 export function pageEnvelope<T>(reply: FastifyReply, page: { records: T[]; total: number }) {

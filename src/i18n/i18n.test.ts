@@ -15,9 +15,9 @@ const ZH = { 'accept-language': 'zh-TW,zh;q=0.9' };
 const CYRILLIC = /[\u0400-\u04FF]/;
 const HAN = /[\u4E00-\u9FFF]/;
 
-/** The code of a code mail in any language: the one run of 8 letters and digits after a colon. */
+/** The code of a code mail in any language: the two groups of five letters and digits after a colon. */
 function codeOf(mail: ParsedMail): string {
-  const match = /[:：]\s*([A-Z0-9]{8})\b/.exec(mail.text ?? '');
+  const match = /[:：]\s*([A-Z0-9]{5}-[A-Z0-9]{5})\b/.exec(mail.text ?? '');
   assert.ok(match, `a code in ${mail.text}`);
   return match[1]!;
 }
@@ -102,10 +102,10 @@ describeEachDatabase('languages of the API and the mails', (kind) => {
     const player = await registerIn(RU);
     assert.equal(player.registered.body.msg, 'Аккаунт создан; мы отправили код на вашу почту');
     assert.equal(player.verify.subject, 'Подтвердите адрес почты');
-    assert.match(player.verify.text ?? '', /Ваш код: [A-Z0-9]{8}/);
+    assert.match(player.verify.text ?? '', /Ваш код: [A-Z0-9]{5}-[A-Z0-9]{5}/);
     assert.match(player.verify.text ?? '', /Код действует 24 часа/);
     assert.doesNotMatch(player.verify.text ?? '', /Your code|valid for|ignore this mail/);
-    assert.match(String(player.verify.html), /Ваш код: <strong[^>]*>[A-Z0-9]{8}<\/strong>/);
+    assert.match(String(player.verify.html), /Ваш код: <strong[^>]*>[A-Z0-9]{5}-[A-Z0-9]{5}<\/strong>/);
 
     const home = await service.call('GET', '/api/home', { token: player.token });
     assert.equal(home.body.data.Language, 'ru');
@@ -125,7 +125,7 @@ describeEachDatabase('languages of the API and the mails', (kind) => {
     assert.equal(reset.status, 200, reset.body.msg);
     assert.equal(reset.body.msg, 'Если есть аккаунт с этой почтой, мы отправили на неё код', 'the answer follows the request');
     const resetMail = await service.mailbox.waitFor((m) => mailTo(player.mail)(m) && m.subject === '重置密码');
-    assert.match(resetMail.text ?? '', /你的验证码：[A-Z0-9]{8}/);
+    assert.match(resetMail.text ?? '', /你的验证码：[A-Z0-9]{5}-[A-Z0-9]{5}/);
     assert.match(resetMail.text ?? '', /30 分钟内有效/);
 
     // The owner made from OWNER_* is English.
@@ -154,7 +154,7 @@ describeEachDatabase('languages of the API and the mails', (kind) => {
 
   it("writes an administrator's two-factor switch-off in the player's language, and its answer in the administrator's", async () => {
     const player = await registerIn(ZH);
-    const setup = await service.call('POST', '/api/home/2fa', { token: player.token, headers: ZH });
+    const setup = await service.call('POST', '/api/home/2fa', { token: player.token, body: { password: player.password }, headers: ZH });
     assert.equal(setup.status, 200, setup.body.msg);
     assert.match(setup.body.msg, /身份验证器/);
     const code = TOTP.generate({ secret: Secret.fromBase32(setup.body.data.secret), algorithm: 'SHA1', digits: 6, period: 30 });

@@ -1,29 +1,14 @@
-// The languages the service speaks (contract section 14) and how a request's Accept-Language picks one. This list is
-// the one place to extend when adding a language (README, "Adding a language"); the catalogues are locales/<tag>/.
+// How a request's Accept-Language picks one of the languages the service speaks (contract section 14); the list
+// itself is shared with the pages (src/shared/languages.ts), and is exported here too for the service's modules.
 import Negotiator from 'negotiator';
+import { ACCEPTED_TAGS, DEFAULT_LANGUAGE, type Language } from '../shared/languages.ts';
 
-/** Every language with a catalogue, English first: it is the fallback and the language of the fixed texts. */
-export const LANGUAGES = ['en', 'ru', 'zh-CN'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const DEFAULT_LANGUAGE: Language = 'en';
-
-/**
- * The tags a browser may send, per language, as RFC 4647 lookup ranges. A range matches a tag when it equals it or
- * is a prefix of it ending at a `-` (Negotiator's matching): `ru` covers `ru-RU`, `zh` covers `zh-Hans`, `zh-TW`.
- * Chinese in any script or region is answered in Simplified Chinese, the one Chinese catalogue.
- */
-const ACCEPTED_TAGS: Record<Language, string[]> = {
-  en: ['en'],
-  ru: ['ru'],
-  'zh-CN': ['zh'],
-};
+export { DEFAULT_LANGUAGE, isLanguage, LANGUAGES, type Language } from '../shared/languages.ts';
 
 const CANDIDATES = Object.values(ACCEPTED_TAGS).flat();
 const LANGUAGE_OF_TAG = new Map<string, Language>(
   Object.entries(ACCEPTED_TAGS).flatMap(([language, tags]) => tags.map((tag) => [tag, language as Language])),
 );
-
-export const isLanguage = (value: unknown): value is Language => (LANGUAGES as readonly unknown[]).includes(value);
 
 /**
  * The language of an Accept-Language header: the supported one the client ranks highest by q-value (q=0 refuses a

@@ -1,11 +1,14 @@
 // The public image endpoints of interface.md 4.3. No token needed; every image carries an ETag and
 // answers If-None-Match with 304.
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
-import { errorResponses } from '../http/envelope.ts';
+import { envelopeSchema, errorResponses, ok } from '../http/envelope.ts';
+import { BASE, SKIN_DIGEST } from '../http/shapes/example-story.ts';
+import { recordSchema } from '../http/shapes/record-schema.ts';
 import { LAUNCHER_DOCUMENT_EXAMPLE, LAUNCHER_DOCUMENT_SCHEMA } from '../http/shapes/launcher-document.ts';
 import { MAX_RENDER_SIZE, MIN_RENDER_SIZE, type RenderType } from '../rendering/render.ts';
 import { IMMUTABLE, sendImage } from './reply.ts';
-import type { ImageResult, ImageService } from './service.ts';
+import type { ImageResult, ImageService, RecentSkin } from './service.ts';
+import { withSchemaTypes } from '../http/schema-types.ts';
 
 interface ImageQuery {
   size: number;
@@ -43,8 +46,9 @@ const imageResponses = {
 };
 
 /** `/textures/{hash}`, and any other path that must answer exactly like it (CustomSkinAPI's `/csl/textures/{hash}`). */
-export function textureFileRoute(app: FastifyInstance, images: ImageService, url: string, summary: string) {
-  app.get<{ Params: { hash: string } }>(
+export function textureFileRoute(fastify: FastifyInstance, images: ImageService, url: string, summary: string) {
+  const app = withSchemaTypes(fastify);
+  app.get(
     url,
     {
       schema: {
@@ -85,6 +89,7 @@ export function cachedImageRoute<P, Q, T>(app: FastifyInstance, images: ImageSer
   };
   // The parsed value of a request not answered from the cache, for its handler (no second parse).
   const parsedOf = new WeakMap<FastifyRequest, T>();
+  // The schema is the caller's, and `parse` reads the request before it is checked: the caller names the types.
   app.get<{ Params: P; Querystring: Q }>(
     url,
     {
@@ -115,8 +120,44 @@ export function cachedImageRoute<P, Q, T>(app: FastifyInstance, images: ImageSer
   );
 }
 
-export function imageRoutes(app: FastifyInstance, images: ImageService) {
-  app.get<{ Params: { uuid: string } }>(
+const RECENT_SKIN_SCHEMA = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['skin'],
+  properties: {
+    skin: {
+      anyOf: [
+        recordSchema<RecentSkin>({
+          url: { type: 'string', description: 'where the texture file is' },
+          digest: { type: 'string', description: 'SHA-256 of the file, hexadecimal' },
+          slim: { type: 'boolean' },
+        }),
+        { type: 'null' },
+      ],
+    },
+  },
+} as const;
+const RECENT_SKIN_EXAMPLE = { skin: { url: `${BASE}/textures/${SKIN_DIGEST}`, digest: SKIN_DIGEST, slim: true } };
+
+export function imageRoutes(fastify: FastifyInstance, images: ImageService) {
+  const app = withSchemaTypes(fastify);
+  // The front page's figure: a texture, never who wears it. Browsers may keep it a minute.
+  app.get(
+    '/api/skin/recent',
+    {
+      schema: {
+        summary: 'The newest skin a player wears (its texture file only, never whose it is), or null; for the front page',
+        tags,
+        response: { 200: envelopeSchema(RECENT_SKIN_SCHEMA, ok(RECENT_SKIN_EXAMPLE)) },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('cache-control', 'public, max-age=60');
+      return ok({ skin: await images.recentSkin() });
+    },
+  );
+
+  app.get(
     '/api/skin/launcher/:uuid',
     {
       schema: {

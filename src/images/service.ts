@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { normalizeUuid } from '../accounts/identifiers.ts';
+import { LEVELS } from '../accounts/standing.ts';
 import { usernameKey } from '../accounts/rules.ts';
 import { ByteBudgetCache, type CacheMemory } from '../caching/byte-budget-cache.ts';
 import type { Clock } from '../clock.ts';
@@ -50,6 +51,13 @@ export interface CustomSkinProfile {
   username: string;
   skin: { digest: string; slim: boolean } | null;
   cape: { digest: string } | null;
+}
+
+/** A skin recently uploaded and worn by a player in good standing: only what the texture is, never whose. */
+export interface RecentSkin {
+  url: string;
+  digest: string;
+  slim: boolean;
 }
 
 export interface ImageResult {
@@ -112,9 +120,11 @@ export class ImageService {
   private readonly players;
   private readonly skinByUuid;
   private readonly capeByUuid;
+  /** The answer of recentSkin(), until the next change to skins or selections (forgetResolutions). */
+  private recent: Promise<RecentSkin | null> | null = null;
 
   constructor(
-    db: Kysely<Database>,
+    private readonly db: Kysely<Database>,
     private readonly library: TextureLibrary,
     clock: Clock,
     private readonly publicUrl: string,
@@ -135,7 +145,11 @@ export class ImageService {
     this.skinByUuid = reusableQuery(db, { key: '\u0000skin-uuid' }, ({ key }) =>
       db
         .selectFrom('skins')
-        .leftJoin('capes', 'capes.id', 'skins.cape_id')
+        // The linked cape only while the skin's owner owns it (the rule of textures/worn.ts).
+        .leftJoin('cape_owners', (join) =>
+          join.onRef('cape_owners.cape_id', '=', 'skins.cape_id').onRef('cape_owners.user_id', '=', 'skins.user_id'),
+        )
+        .leftJoin('capes', 'capes.id', 'cape_owners.cape_id')
         .select(['skins.texture_digest', 'skins.slim', 'capes.texture_digest as cape_digest'])
         .where('skins.uuid', '=', key),
     );
@@ -148,6 +162,34 @@ export class ImageService {
   forgetResolutions() {
     this.resolutions.clear();
     this.answers.clear();
+    this.recent = null;
+  }
+
+  /**
+   * The newest skin that a player wears (the primary profile's choice), of an account in good standing (registration
+   * finished, mail confirmed or exempt, not banned), for the front page's figure; null when nobody wears one. One
+   * query, shared by every caller until a skin or a choice changes.
+   */
+  recentSkin(): Promise<RecentSkin | null> {
+    this.recent ??= this.db
+      .selectFrom('users')
+      .innerJoin('skins', 'skins.id', 'users.selected_skin_id')
+      .select(['skins.texture_digest', 'skins.slim'])
+      .where('users.username', 'is not', null)
+      .where('users.perms', '<>', LEVELS.banned)
+      .where((where) => where.or([where('users.mail_verify', '=', 1), where('users.mail_verification', '=', 0)]))
+      .orderBy('skins.id', 'desc')
+      .limit(1)
+      .executeTakeFirst()
+      .then(
+        (row) =>
+          row ? { url: `${this.publicUrl}/textures/${row.texture_digest}`, digest: row.texture_digest, slim: row.slim === 1 } : null,
+        (error: unknown) => {
+          this.recent = null;
+          throw error;
+        },
+      );
+    return this.recent;
   }
 
   /** The image answered to this exact request URL within RESOLUTION_TTL_MS, if any. */

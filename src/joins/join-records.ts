@@ -14,22 +14,22 @@ export class JoinRecords {
     private readonly clock: Clock,
   ) {}
 
-  /** Replaces the player's previous join, if any. */
-  async remember(userId: number, serverId: string, ip: string | null): Promise<void> {
+  /** Replaces the profile's previous join, if any (each profile of an account joins on its own). */
+  async remember(profileId: number, serverId: string, ip: string | null): Promise<void> {
     const joinedAt = this.clock.now();
     await this.db
       .insertInto('game_joins')
-      .values({ user_id: userId, server_id: serverId, ip, joined_at: joinedAt })
-      .onConflict((conflict) => conflict.column('user_id').doUpdateSet({ server_id: serverId, ip, joined_at: joinedAt }))
+      .values({ profile_id: profileId, server_id: serverId, ip, joined_at: joinedAt })
+      .onConflict((conflict) => conflict.column('profile_id').doUpdateSet({ server_id: serverId, ip, joined_at: joinedAt }))
       .execute();
   }
 
   /**
-   * Whether the player's latest join, at most JOIN_LIFETIME_MS old, carried this server id, and, when the game
+   * Whether the profile's latest join, at most JOIN_LIFETIME_MS old, carried this server id, and, when the game
    * server names the address it sees, came from that address.
    */
-  async joined(userId: number, serverId: string, ip?: string): Promise<boolean> {
-    const join = await this.db.selectFrom('game_joins').selectAll().where('user_id', '=', userId).executeTakeFirst();
+  async joined(profileId: number, serverId: string, ip?: string): Promise<boolean> {
+    const join = await this.db.selectFrom('game_joins').selectAll().where('profile_id', '=', profileId).executeTakeFirst();
     if (!join || join.server_id !== serverId || join.joined_at + JOIN_LIFETIME_MS < this.clock.now()) return false;
     return ip === undefined || join.ip === null || sameAddress(join.ip, ip);
   }

@@ -11,6 +11,12 @@ import type { MailContent } from './templates.ts';
 import { BackgroundLoop } from '../background-loop.ts';
 import { PermanentMailError, type MailTransport } from './transport.ts';
 
+/**
+ * What a mail keeps of its body once it is sent or given up on: nothing. Bodies hold live codes and links, readable to
+ * anyone who reads the table; the recipient, subject, times and error stay for the dashboard, metrics and audit.
+ */
+const NO_BODY = { text_body: '', html_body: '' } as const;
+
 export async function queueMail(
   db: Executor,
   nowMs: number,
@@ -164,7 +170,7 @@ export class MailWorker {
       await this.transport.send({ id: row.id, to: row.recipient, subject: row.subject, text: row.text_body, html: row.html_body });
       await this.db
         .updateTable('mail_outbox')
-        .set({ sent_at: this.clock.now(), locked_until: null, attempts: row.attempts + 1, last_error: null })
+        .set({ ...NO_BODY, sent_at: this.clock.now(), locked_until: null, attempts: row.attempts + 1, last_error: null })
         .where('id', '=', row.id)
         .execute();
     } catch (error) {
@@ -185,7 +191,14 @@ export class MailWorker {
       await this.db.transaction().execute(async (trx) => {
         await trx
           .updateTable('mail_outbox')
-          .set({ attempts, locked_until: null, last_error: lastError, next_attempt_at: now + delay, failed_at: permanent ? now : null })
+          .set({
+            ...(permanent ? NO_BODY : {}),
+            attempts,
+            locked_until: null,
+            last_error: lastError,
+            next_attempt_at: now + delay,
+            failed_at: permanent ? now : null,
+          })
           .where('id', '=', row.id)
           .execute();
         // A mail given up on is worth an operator's attention; a retry is not (it is in the log).

@@ -27,16 +27,20 @@ ${paragraphs.map((paragraph) => `<p>${paragraph.html ?? escapeHtml(paragraph.tex
 
 const linkHtml = (link: string) => `<a href="${escapeHtml(link)}">${escapeHtml(link)}</a>`;
 
-function codeMail(language: Language, kind: 'verify' | 'reset', code: string, link: string, hours: number): MailContent {
+/** A paragraph that contains `link`: the link stays a link in the HTML. */
+const paragraphWithLink = (text: string, link: string) => ({ text, html: escapeHtml(text).replace(escapeHtml(link), linkHtml(link)) });
+
+/** A code mail: the code as shown for typing (accounts/codes.ts groups it), and the link that carries it whole. */
+function codeMail(language: Language, kind: 'verify' | 'reset', shown: string, link: string, hours: number): MailContent {
   const validity = hours >= 1 ? mail(language, 'code.hours', { count: hours }) : mail(language, 'code.minutes', { count: hours * 60 });
-  const codeLine = mail(language, 'code.yourCode', { code });
+  const codeLine = mail(language, 'code.yourCode', { code: shown });
   return paragraphsMail(mail(language, `${kind}.subject`), [
     { text: mail(language, `${kind}.intro`) },
     {
       text: codeLine,
       html: escapeHtml(codeLine).replace(
-        escapeHtml(code),
-        `<strong style="font-size:1.4em;letter-spacing:0.1em">${escapeHtml(code)}</strong>`,
+        escapeHtml(shown),
+        `<strong style="font-size:1.4em;letter-spacing:0.1em">${escapeHtml(shown)}</strong>`,
       ),
     },
     { text: mail(language, 'code.link', { link }), html: linkHtml(link) },
@@ -44,9 +48,10 @@ function codeMail(language: Language, kind: 'verify' | 'reset', code: string, li
   ]);
 }
 
-export const verifyMailMessage = (language: Language, code: string, link: string) => codeMail(language, 'verify', code, link, 24);
+export const verifyMailMessage = (language: Language, shownCode: string, link: string) => codeMail(language, 'verify', shownCode, link, 24);
 
-export const resetPasswordMessage = (language: Language, code: string, link: string) => codeMail(language, 'reset', code, link, 0.5);
+export const resetPasswordMessage = (language: Language, shownCode: string, link: string) =>
+  codeMail(language, 'reset', shownCode, link, 0.5);
 
 /** A message an owner sends to every user: their text, as they wrote it, as plain text and as escaped HTML paragraphs. */
 export function broadcastMessage(subject: string, message: string): MailContent {
@@ -74,9 +79,45 @@ export function skinRemovedMessage(language: Language, username: string, skinNam
  */
 export function twoFactorOffMessage(language: Language, by: string | null, profileLink: string): MailContent {
   const intro = by === null ? mail(language, 'twoFactorOff.byOperator') : mail(language, 'twoFactorOff.byAdmin', { name: by });
-  const advice = mail(language, 'twoFactorOff.advice', { link: profileLink });
   return paragraphsMail(mail(language, 'twoFactorOff.subject'), [
     { text: intro },
-    { text: advice, html: escapeHtml(advice).replace(escapeHtml(profileLink), linkHtml(profileLink)) },
+    paragraphWithLink(mail(language, 'twoFactorOff.advice', { link: profileLink }), profileLink),
+  ]);
+}
+
+/** A Discord account was linked to the player's account: a new way in, so the player hears of it in case it was not them. */
+export function discordLinkedMessage(language: Language, discordName: string, profileLink: string): MailContent {
+  return paragraphsMail(mail(language, 'discordLinked.subject'), [
+    { text: mail(language, 'discordLinked.linked', { name: discordName }) },
+    paragraphWithLink(mail(language, 'discordLinked.advice', { link: profileLink }), profileLink),
+  ]);
+}
+
+/**
+ * "m***e@example.org": enough of a new address for its owner to recognise it, not all of it for whoever reads the
+ * former one (which may no longer be the player's). The domain stays whole.
+ */
+export function maskedMail(address: string): string {
+  const at = address.lastIndexOf('@');
+  const local = at < 0 ? address : address.slice(0, at);
+  const domain = at < 0 ? '' : address.slice(at);
+  const shown = local.length <= 2 ? `${local.slice(0, 1)}***` : `${local.slice(0, 1)}***${local.slice(-1)}`;
+  return `${shown}${domain}`;
+}
+
+/**
+ * To the former address after a change of the account's mail address (issue 31): what changed, to which address
+ * (masked), when and by whom, and what to do if it was not the player. It carries no code and no link that acts: the
+ * former address no longer proves anything, and a link in a mail nobody asked for is what phishing looks like.
+ */
+export function mailChangedMessage(
+  language: Language,
+  change: { account: string; newMail: string; by: string | null; when: Date },
+): MailContent {
+  return paragraphsMail(mail(language, 'mailChanged.subject'), [
+    { text: mail(language, 'mailChanged.changed', { account: change.account, mail: maskedMail(change.newMail), when: change.when }) },
+    ...(change.by === null ? [] : [{ text: mail(language, 'mailChanged.byAdmin', { name: change.by }) }]),
+    { text: mail(language, 'mailChanged.ifYou') },
+    { text: mail(language, 'mailChanged.ifNotYou') },
   ]);
 }

@@ -46,6 +46,9 @@ function smtpTransport(url: string, from: string): MailTransport {
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
+    // With credentials, STARTTLS is a must: else an attacker on the way strips the server's offer and reads the
+    // password. `?requireTLS=false` in the URL wins over this (nodemailer lets the URL's options override).
+    requireTLS: new URL(url).username !== '',
     getSocket(options, callback) {
       // nodemailer's own defaults; it starts TLS on this socket itself (smtps:// and STARTTLS).
       const socket = connect({ host: options.host ?? 'localhost', port: Number(options.port) || (options.secure ? 465 : 587) });
@@ -91,10 +94,11 @@ function fileTransport(outboxDir: string, from: string, log: FastifyBaseLogger):
         text: readablePart('plain', mail.text),
         html: readablePart('html', mail.html),
       });
-      await mkdir(outboxDir, { recursive: true });
+      // The mails hold live codes: readable by the service only.
+      await mkdir(outboxDir, { recursive: true, mode: 0o700 });
       const file = join(outboxDir, `${String(mail.id).padStart(8, '0')}.eml`);
       // Written under a temporary name and renamed, so a reader never sees half a mail.
-      await writeFile(`${file}.tmp`, info.message as Buffer);
+      await writeFile(`${file}.tmp`, info.message as Buffer, { mode: 0o600 });
       await rename(`${file}.tmp`, file);
       // The links too, so that whoever runs the service without SMTP can open them straight from the log.
       const links = mail.text.match(/https?:\/\/\S+/g) ?? [];

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { DEFAULT_PROFILE_SETTINGS } from '../settings.ts';
 import { after, before, it } from 'node:test';
 import { SMTPServer } from 'smtp-server';
 import { SYSTEM } from '../audit/audit.ts';
@@ -77,6 +78,7 @@ describeEachDatabase('metrics', (kind) => {
       systemClock,
       { username, mail: `${username}@example.org`, password: 'a good password', perms: 0 },
       SYSTEM,
+      DEFAULT_PROFILE_SETTINGS,
     );
     const hits = (samples: Map<string, number>) =>
       value(samples, 'skinservice_image_cache_hits_total{layer="answer"}') +

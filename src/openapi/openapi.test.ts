@@ -77,6 +77,12 @@ describe('OpenAPI document and docs page', () => {
         assert.ok(operation.responses['401'], `${route}: 401`);
         continue;
       }
+      if (access === 'game') {
+        // A game login token, refused with 401; the routes' own 403s are their own.
+        assert.deepEqual(operation.security, [{ gameToken: [] }], `${route}: the game token bearer`);
+        assert.ok(operation.responses['401'], `${route}: 401`);
+        continue;
+      }
       assert.equal(operation.security !== undefined, access !== 'public', `${route}: bearer security iff protected`);
       if (access !== 'public') assert.ok(operation.responses['401'] && operation.responses['403'], `${route}: 401 and 403`);
     }

@@ -27,6 +27,7 @@ const ACCESS_DESCRIPTIONS: Record<Access, string> = {
   moderator: 'Access: moderators (permission level 1) and above.',
   admin: 'Access: admins (permission level 2) and above.',
   owner: 'Access: owners (permission level 3).',
+  game: 'Access: a game login token (Authorization: Bearer <accessToken of authserver/authenticate>), live, of a player in good standing.',
 };
 
 // The API and the health checks; the web front end's pages are not part of it.
@@ -64,7 +65,9 @@ const documentRouteOf =
     const hasBody = own.body !== undefined || uploadForm !== undefined;
     const shared: ErrorStatus[] = [];
     if (hasBody || own.params !== undefined || own.querystring !== undefined) shared.push(400);
-    if (access !== 'public') shared.push(401, 403);
+    // A refused game token is a 401 in every case; what else a game route refuses (403) it declares itself.
+    if (access === 'game') shared.push(401);
+    else if (access !== 'public') shared.push(401, 403);
     if (ownSecret) shared.push(401);
     if (hasBody) shared.push(413, 415);
     return {
@@ -72,7 +75,7 @@ const documentRouteOf =
       schema: {
         ...own,
         ...(uploadForm && { body: uploadForm, consumes: ['multipart/form-data'] }),
-        ...(access !== 'public' && { security: [{ bearer: [] }] }),
+        ...(access !== 'public' && { security: [{ [access === 'game' ? 'gameToken' : 'bearer']: [] }] }),
         description: ownSecret ? own.description : [own.description, ACCESS_DESCRIPTIONS[access]].filter(Boolean).join('\n\n'),
         response: { ...errorResponsesOf(errorSchemaIdFor(app, url), ...shared), ...(own.response as object) },
       },
@@ -229,12 +232,14 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string) {
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          gameToken: { type: 'http', scheme: 'bearer', description: 'The accessToken of the game login (authserver/authenticate)' },
           gravitToken: { type: 'http', scheme: 'bearer', description: 'GRAVIT_TOKEN, the secret shared with the LaunchServer' },
         },
       },
       tags: [
         { name: 'auth', description: 'Registration, login, logout and password reset' },
         { name: 'home', description: "The caller's own profile, skins and capes" },
+        { name: 'profiles', description: "An account's game profiles (players): the player's own and the admins' routes" },
         { name: 'discord', description: 'Linking a Discord account to the account, and logging in with it' },
         { name: 'admin', description: 'User, skin and cape administration, roles, audit log, mail to all users' },
         { name: 'images', description: 'Launcher document, renders and texture files' },

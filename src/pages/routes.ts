@@ -7,21 +7,9 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, message, notFound } from '../http/envelope.ts';
+import { PAGE_PATHS } from '../shared/pages.ts';
 import { chooseEncoding, COMPRESSED_SUFFIXES, readBuiltFile, type BuiltFile } from './encodings.ts';
-
-/** The paths the API's `url` values and its mails point to, plus the admin console. */
-export const PAGE_PATHS = [
-  '/',
-  '/login',
-  '/register',
-  '/register/confirm',
-  '/register/finish',
-  '/discord',
-  '/reset',
-  '/reset/confirm',
-  '/home',
-  '/admin',
-];
+import { withSchemaTypes } from '../http/schema-types.ts';
 
 export const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -82,7 +70,8 @@ function sendApp(request: FastifyRequest, reply: FastifyReply, index: BuiltFile)
   return sendBuiltFile(request, reply, index);
 }
 
-export function pageRoutes(app: FastifyInstance, pages: BuiltPages) {
+export function pageRoutes(fastify: FastifyInstance, pages: BuiltPages) {
+  const app = withSchemaTypes(fastify);
   if (!pages.index) app.log.warn({ webDir: pages.dir }, 'the web front end is not built (npm run build:web): pages answer 503');
 
   for (const path of PAGE_PATHS) {
@@ -92,7 +81,7 @@ export function pageRoutes(app: FastifyInstance, pages: BuiltPages) {
     });
   }
 
-  app.get<{ Params: { name: string } }>(
+  app.get(
     '/assets/:name',
     { schema: { params: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 128 } } } } },
     async (request, reply) => {
@@ -119,12 +108,19 @@ export function answerUnknownPage(pages: BuiltPages) {
     const queryAt = request.url.indexOf('?');
     const path = queryAt < 0 ? request.url : request.url.slice(0, queryAt);
     if (path === '/api' || path.startsWith('/api/')) return false;
-    const page = path === '/index.html' ? '/' : path.replace(/\/+$/, '');
-    if (page !== path && PAGE_PATHS.includes(page)) {
+    const page = path === '/index.html' ? '/' : withoutTrailingSlashes(path);
+    if (page !== path && (PAGE_PATHS as readonly string[]).includes(page)) {
       void reply.redirect(queryAt < 0 ? page : page + request.url.slice(queryAt), 301);
     } else {
       void sendApp(request, reply.code(404), pages.index);
     }
     return true;
   };
+}
+
+/** The path without its trailing slashes, by a loop: the regex /\/+$/ retries from every slash, quadratic in them. */
+function withoutTrailingSlashes(path: string): string {
+  let end = path.length;
+  while (end > 0 && path[end - 1] === '/') end--;
+  return path.slice(0, end);
 }

@@ -1,5 +1,6 @@
 // Fixed-window counters for the limits of contract section 2: failed logins, wrong codes and mails sent.
 // Counted in memory, or in Redis when REDIS_URL is set so that several instances share one count.
+import { isIPv6 } from 'node:net';
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.ts';
 import { tooManyRequests } from '../http/envelope.ts';
@@ -11,32 +12,51 @@ export interface RateRule {
   windowMs: number;
   /** Shown to the client with the 429. */
   message: string;
+  /** The subject is a client address, counted by limitSubjectOf (an IPv6 address by its /64). */
+  perClientAddress?: boolean;
 }
 
 export const RULES = {
+  loginFailuresPerAccountAndAddress: {
+    name: 'login-fail-user-ip',
+    limit: 10,
+    windowMs: 15 * 60_000,
+    message: 'limits.loginFailuresPerAccountAndAddress',
+  },
   loginFailuresPerAddress: {
     name: 'login-fail-ip',
     limit: 30,
     windowMs: 15 * 60_000,
     message: 'limits.loginFailuresPerAddress',
+    perClientAddress: true,
   },
   loginFailuresPerAccount: {
     name: 'login-fail-user',
-    limit: 10,
+    limit: 100,
     windowMs: 15 * 60_000,
     message: 'limits.loginFailuresPerAccount',
+  },
+  // Only someone who got past the password (or is logged in) reaches a two-factor code, so this per-account limit,
+  // unlike the login limits, cannot be filled by a stranger: it keeps a stolen password's code guessing at 10 a window.
+  secondFactorFailuresPerAccount: {
+    name: 'second-factor-fail-user',
+    limit: 10,
+    windowMs: 15 * 60_000,
+    message: 'limits.secondFactorFailuresPerAccount',
   },
   codeFailuresPerAddress: {
     name: 'code-fail-ip',
     limit: 10,
     windowMs: 15 * 60_000,
     message: 'limits.codeFailuresPerAddress',
+    perClientAddress: true,
   },
   mailsPerAddress: {
     name: 'mail-ip',
     limit: 10,
     windowMs: 60 * 60_000,
     message: 'limits.mailsPerAddress',
+    perClientAddress: true,
   },
   mailsPerRecipient: {
     name: 'mail-to',
@@ -46,45 +66,123 @@ export const RULES = {
   },
 } satisfies Record<string, RateRule>;
 
-interface Window {
-  count: number;
-  /** Time left until the window ends and the count starts again from zero. */
-  retryAfterMs: number;
+/**
+ * What a limit counts for a client address: an IPv4 address itself (also written IPv4-mapped, ::ffff:1.2.3.4), an
+ * IPv6 address its /64, the smallest network a provider gives one customer, so that one customer's 2^64 addresses
+ * count once. The one place of this rule: per-address limits and the per-account-and-address login limit use it.
+ */
+export function limitSubjectOf(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1]!;
+  if (isIPv6(address)) return `${networkOf64(address)}::/64`;
+  return address;
+}
+
+/** The first four groups of an IPv6 address, each without leading zeros. */
+function networkOf64(address: string): string {
+  // Written out in full first: what :: stands for, and a trailing dotted IPv4 part (the last 32 bits) as two groups.
+  const [head, tail] = address.toLowerCase().split('%')[0]!.split('::') as [string, string | undefined];
+  const groupsOf = (part: string | undefined) =>
+    !part ? [] : part.split(':').flatMap((group) => (group.includes('.') ? ['0', '0'] : [group]));
+  const front = groupsOf(head);
+  const back = groupsOf(tail);
+  const groups = [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back];
+  return groups
+    .slice(0, 4)
+    .map((group) => parseInt(group, 16).toString(16))
+    .join(':');
+}
+
+/** One counter a take() counts on: the rule's key for one subject. */
+export interface Counter {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+/** What takeAll() did: counted on every counter (their counts after it), or on none because `refused` was full. */
+export type Taken = { counts: number[]; refused?: undefined } | { counts?: undefined; refused: number; retryAfterMs: number };
+
+export interface CounterStore {
+  /**
+   * In one atomic step: when every counter is below its limit, adds one to each and answers their counts after it;
+   * otherwise counts nothing and answers which counter is full. Requests arriving together can never all pass.
+   */
+  takeAll(counters: Counter[]): Promise<Taken>;
+  /** Takes one back from a live window (never below zero); a window that has ended stays ended. */
+  decrement(key: string): Promise<void>;
+  clear(key: string): Promise<void>;
 }
 
 interface StoredWindow {
+  key: string;
   count: number;
   resetsAt: number;
 }
 
-export interface CounterStore {
-  /** Adds one and returns the window after the increment. */
-  increment(key: string, windowMs: number): Promise<Window>;
-  read(key: string): Promise<Window | null>;
-  clear(key: string): Promise<void>;
+/** A first-in first-out queue whose shift is amortised O(1) (Array.prototype.shift moves every element). */
+class Queue<T> {
+  private items: T[] = [];
+  private head = 0;
+
+  get length() {
+    return this.items.length - this.head;
+  }
+
+  push(item: T) {
+    this.items.push(item);
+  }
+
+  peek(): T | undefined {
+    return this.items[this.head];
+  }
+
+  shift(): T | undefined {
+    const item = this.items[this.head];
+    this.head += 1;
+    // Drops the taken slots once they are half the array: each element is moved at most once per halving.
+    if (this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
 }
+
+/** Live windows a memory store keeps at most (about 200 bytes each) before it forgets the one that ends first. */
+export const MAX_MEMORY_WINDOWS = 1_000_000;
 
 export class MemoryCounterStore implements CounterStore {
   private readonly windows = new Map<string, StoredWindow>();
+  /**
+   * Every window opened, by its length, in the order opened: windows of one length end in that order, so the ended
+   * ones are dropped from the front, never by a scan. An entry whose key was cleared or opened again stays queued
+   * until it ends (the queues, not the map, bound the memory).
+   */
+  private readonly opened = new Map<number, Queue<StoredWindow>>();
+  private queued = 0;
 
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly maxWindows = MAX_MEMORY_WINDOWS,
+  ) {}
 
-  async increment(key: string, windowMs: number): Promise<Window> {
+  async takeAll(counters: Counter[]): Promise<Taken> {
     const now = this.clock.now();
-    let window = this.current(key, now);
-    if (!window) {
-      if (this.windows.size > 100_000) this.dropExpired(now);
-      window = { count: 0, resetsAt: now + windowMs };
-      this.windows.set(key, window);
-    }
-    window.count += 1;
-    return { count: window.count, retryAfterMs: window.resetsAt - now };
+    const windows = counters.map(({ key }) => this.current(key, now));
+    const refused = windows.findIndex((window, index) => window !== undefined && window.count >= counters[index]!.limit);
+    if (refused >= 0) return { refused, retryAfterMs: windows[refused]!.resetsAt - now };
+    const counts = counters.map(({ key, windowMs }, index) => {
+      const window = windows[index] ?? this.open(key, windowMs, now);
+      window.count += 1;
+      return window.count;
+    });
+    return { counts };
   }
 
-  async read(key: string): Promise<Window | null> {
-    const now = this.clock.now();
-    const window = this.current(key, now);
-    return window ? { count: window.count, retryAfterMs: window.resetsAt - now } : null;
+  async decrement(key: string): Promise<void> {
+    const window = this.current(key, this.clock.now());
+    if (window && window.count > 0) window.count -= 1;
   }
 
   async clear(key: string): Promise<void> {
@@ -100,37 +198,82 @@ export class MemoryCounterStore implements CounterStore {
     return window;
   }
 
-  private dropExpired(now: number) {
-    for (const [key, window] of this.windows) if (window.resetsAt <= now) this.windows.delete(key);
+  private open(key: string, windowMs: number, now: number): StoredWindow {
+    this.dropEnded(now);
+    if (this.queued >= this.maxWindows) this.dropFirstEnding();
+    const window = { key, count: 0, resetsAt: now + windowMs };
+    this.windows.set(key, window);
+    let queue = this.opened.get(windowMs);
+    if (!queue) this.opened.set(windowMs, (queue = new Queue()));
+    queue.push(window);
+    this.queued += 1;
+    return window;
+  }
+
+  /** Amortised O(1) per window opened: each window is queued once and dropped once. */
+  private dropEnded(now: number) {
+    for (const queue of this.opened.values()) {
+      while ((queue.peek()?.resetsAt ?? Infinity) <= now) this.drop(queue);
+    }
+  }
+
+  /** Over the cap: forgets the window closest to its end (the one whose forgetting gives an attacker least). */
+  private dropFirstEnding() {
+    let first: Queue<StoredWindow> | undefined;
+    for (const queue of this.opened.values()) {
+      if (queue.length > 0 && (!first || queue.peek()!.resetsAt < first.peek()!.resetsAt)) first = queue;
+    }
+    if (first) this.drop(first);
+  }
+
+  private drop(queue: Queue<StoredWindow>) {
+    const window = queue.shift()!;
+    this.queued -= 1;
+    // Only when the key still holds this window: a cleared key may have opened a new one since.
+    if (this.windows.get(window.key) === window) this.windows.delete(window.key);
   }
 }
 
-// INCR and PEXPIRE in one step, so a crash between them cannot leave a counter that never expires.
-const INCREMENT_SCRIPT = `
-local count = redis.call('INCR', KEYS[1])
-if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return {count, redis.call('PTTL', KEYS[1])}`;
+// Every counter below its limit, then INCR (and PEXPIRE a new one) each, in one step: Redis runs a script alone, so
+// requests arriving together at any instance can never all pass, and a crash cannot leave a counter that never
+// expires. ARGV holds a limit and a window length per key. Answers {1, counts...} or {0, index of the full one, its PTTL}.
+const TAKE_ALL_SCRIPT = `
+for i, key in ipairs(KEYS) do
+  if tonumber(redis.call('GET', key) or '0') >= tonumber(ARGV[2 * i - 1]) then
+    return {0, i - 1, redis.call('PTTL', key)}
+  end
+end
+local taken = {1}
+for i, key in ipairs(KEYS) do
+  local count = redis.call('INCR', key)
+  if count == 1 then redis.call('PEXPIRE', key, ARGV[2 * i]) end
+  taken[i + 1] = count
+end
+return taken`;
+
+// DECR only a live counter above zero: a refund must neither revive an expired window nor go negative.
+const DECREMENT_SCRIPT = `
+local count = tonumber(redis.call('GET', KEYS[1]) or '0')
+if count > 0 then redis.call('DECR', KEYS[1]) end
+return 0`;
 
 export class RedisCounterStore implements CounterStore {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix = 'skinservice:rate:',
+    /** Where this service's counters live in Redis: app.ts names its database's deployment (migration 014). */
+    private readonly prefix: string,
   ) {}
 
-  async increment(key: string, windowMs: number): Promise<Window> {
-    const [count, ttl] = (await this.redis.eval(INCREMENT_SCRIPT, 1, this.prefix + key, windowMs)) as [number, number];
-    return { count, retryAfterMs: Math.max(ttl, 0) };
+  async takeAll(counters: Counter[]): Promise<Taken> {
+    const keys = counters.map(({ key }) => this.prefix + key);
+    const limitsAndWindows = counters.flatMap(({ limit, windowMs }) => [limit, windowMs]);
+    const [taken, ...rest] = (await this.redis.eval(TAKE_ALL_SCRIPT, keys.length, ...keys, ...limitsAndWindows)) as number[];
+    if (taken === 1) return { counts: rest };
+    return { refused: rest[0]!, retryAfterMs: Math.max(rest[1]!, 0) };
   }
 
-  async read(key: string): Promise<Window | null> {
-    const [count, ttl] = await this.redis
-      .multi()
-      .get(this.prefix + key)
-      .pttl(this.prefix + key)
-      .exec()
-      .then((replies) => (replies ?? []).map(([, value]) => value));
-    if (count === null || count === undefined || (ttl as number) <= 0) return null;
-    return { count: Number(count), retryAfterMs: ttl as number };
+  async decrement(key: string): Promise<void> {
+    await this.redis.eval(DECREMENT_SCRIPT, 1, this.prefix + key);
   }
 
   async clear(key: string): Promise<void> {
@@ -138,33 +281,39 @@ export class RedisCounterStore implements CounterStore {
   }
 }
 
+/** A rule and the subject it counts for: one counter of a take. */
+export type Limit = readonly [rule: RateRule, subject: string];
+
 export class RateLimiter {
   constructor(private readonly store: CounterStore) {}
 
-  /** Refuses with 429 when the limit is already used up, without counting this call. */
-  async ensureAllowed(rule: RateRule, subject: string): Promise<void> {
-    const window = await this.store.read(keyOf(rule, subject));
-    if (window && window.count >= rule.limit) throw this.refusal(rule, window);
-  }
-
-  /** Counts one event; returns the count so far in this window. */
-  async count(rule: RateRule, subject: string): Promise<number> {
-    return (await this.store.increment(keyOf(rule, subject), rule.windowMs)).count;
-  }
-
-  /** Counts one event and refuses with 429 when it goes over the limit. */
+  /** Counts one event, or refuses with 429 (counting nothing) when the limit is used up. */
   async take(rule: RateRule, subject: string): Promise<void> {
-    const window = await this.store.increment(keyOf(rule, subject), rule.windowMs);
-    if (window.count > rule.limit) throw this.refusal(rule, window);
+    await this.takeAll([[rule, subject]]);
+  }
+
+  /**
+   * Counts one event on every limit in one atomic step, or on none and refuses with the 429 of a full one; answers
+   * the counts after it. A secret's check takes its place this way before it runs, so that however many requests
+   * arrive together no more secrets are checked than the limits allow (contract section 15).
+   */
+  async takeAll(limits: readonly Limit[]): Promise<number[]> {
+    const taken = await this.store.takeAll(
+      limits.map(([rule, subject]) => ({ key: keyOf(rule, subject), limit: rule.limit, windowMs: rule.windowMs })),
+    );
+    if (taken.refused !== undefined) throw tooManyRequests(limits[taken.refused]![0].message, taken.retryAfterMs / 1000);
+    return taken.counts;
+  }
+
+  /** Takes back one counted by take(): the secret whose check it was counted for was right. */
+  async refund(rule: RateRule, subject: string): Promise<void> {
+    await this.store.decrement(keyOf(rule, subject));
   }
 
   async forget(rule: RateRule, subject: string): Promise<void> {
     await this.store.clear(keyOf(rule, subject));
   }
-
-  private refusal(rule: RateRule, window: Window) {
-    return tooManyRequests(rule.message, window.retryAfterMs / 1000);
-  }
 }
 
-const keyOf = (rule: RateRule, subject: string) => `${rule.name}:${subject.toLowerCase()}`;
+const keyOf = (rule: RateRule, subject: string) =>
+  `${rule.name}:${(rule.perClientAddress ? limitSubjectOf(subject) : subject).toLowerCase()}`;

@@ -1,6 +1,7 @@
 // Registration control (issue 14, item 10): open, by invitation, or closed; the owner's switch in the console that
 // every instance sees at once; invitations that work once, expire and can be withdrawn; everything audited.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { ManualClock } from '../../test/support/clock.ts';
 import { createTestDatabase, describeEachDatabase, type TestDatabase } from '../../test/support/databases.ts';
@@ -109,6 +110,46 @@ describeEachDatabase('registration control', (kind) => {
     assert.equal(unknown.body.msg, REFUSALS.unknown);
     assert.equal(await accountExists(mail), false);
     assert.deepEqual((await service.call('GET', '/api/auth/registration', {})).body.data, { mode: 'invite', invite: null });
+  });
+
+  it('counts every look at an invitation per client address before it is checked; usable ones are given back', async () => {
+    await setMode('invite');
+    const lookUp = (invite: string, ip: string) => service.call('GET', `/api/auth/registration?invite=${invite}`, { ip });
+    const guesser = randomAddress();
+    const guesses = await Promise.all(Array.from({ length: 25 }, () => lookUp(randomBytes(18).toString('base64url'), guesser)));
+    assert.deepEqual(guesses.map((reply) => reply.status).sort(), [...Array(10).fill(200), ...Array(15).fill(429)]);
+    assert.ok(guesses.filter((reply) => reply.status === 200).every((reply) => reply.body.data.invite.usable === false));
+    const refused = guesses.find((reply) => reply.status === 429)!;
+    assert.match(refused.body.msg, /invitation/);
+    assert.ok(Number(refused.headers['retry-after']) > 0);
+    const stillCounted = await service.call('POST', '/api/auth/register', {
+      body: { mail: `${uniqueName()}@example.org`, password: PASSWORD, invite: 'B'.repeat(24) },
+      ip: guesser,
+    });
+    assert.equal(stillCounted.status, 429, 'registering with an invitation is a look at it too');
+
+    const invited = randomAddress();
+    const good = codeOf((await createInvite()).link);
+    for (let look = 0; look < 12; look += 1) assert.equal((await lookUp(good, invited)).body.data.invite.usable, true);
+    for (let guess = 0; guess < 9; guess += 1) {
+      const mail = `${uniqueName()}@example.org`;
+      const wrong = await service.call('POST', '/api/auth/register', {
+        body: { mail, password: PASSWORD, invite: 'C'.repeat(24) },
+        ip: invited,
+      });
+      assert.equal(wrong.status, 403);
+    }
+    const mail = `${uniqueName()}@example.org`;
+    const registered = await service.call('POST', '/api/auth/register', { body: { mail, password: PASSWORD, invite: good }, ip: invited });
+    assert.equal(registered.status, 200, 'nine wrong and any number of right ones fit in the limit');
+    await service.mailbox.waitFor(mailTo(mail));
+    assert.equal((await lookUp('D'.repeat(24), invited)).status, 200, 'the tenth wrong one');
+    assert.equal((await lookUp(good, invited)).status, 429);
+    assert.equal(
+      (await service.call('POST', '/api/auth/confirm', { body: { code: 'AAAAA-AAAAA' }, ip: invited })).status,
+      400,
+      'mail codes count apart',
+    );
   });
 
   it('an admin creates an invitation: a link shown once, stored as a hash; it makes one account, then refuses', async () => {

@@ -5,7 +5,7 @@ import { callerOf } from '../accounts/authenticate.ts';
 import { MAX_USER_ID } from '../accounts/identifiers.ts';
 import { actorOf } from '../audit/audit.ts';
 import { envelopeSchema, errorResponses, languageOf, message, ok } from '../http/envelope.ts';
-import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
+import { pageEnvelope, pageQuerySchema, pageResponse } from '../http/pagination.ts';
 import {
   MODE_OR_NULL_SCHEMA,
   INVITE_RECORD_EXAMPLE,
@@ -16,16 +16,17 @@ import {
   PUBLIC_REGISTRATION_SCHEMA,
   REGISTRATION_STATE_EXAMPLE,
   REGISTRATION_STATE_SCHEMA,
-  type RegistrationModeName,
 } from '../http/shapes/registration.ts';
 import { DEFAULT_INVITE_DAYS, MAX_INVITE_DAYS, MAX_NOTE_LENGTH, type Registration } from './service.ts';
+import { withSchemaTypes } from '../http/schema-types.ts';
 
 const MODE_SET = message('registration.modeSet');
 const INVITE_CREATED = message('registration.inviteCreated');
 const INVITE_REVOKED = message('registration.inviteRevoked');
 
-export function registrationRoutes(app: FastifyInstance, registration: Registration) {
-  app.get<{ Querystring: { invite?: string } }>(
+export function registrationRoutes(fastify: FastifyInstance, registration: Registration) {
+  const app = withSchemaTypes(fastify);
+  app.get(
     '/api/auth/registration',
     {
       schema: {
@@ -36,10 +37,10 @@ export function registrationRoutes(app: FastifyInstance, registration: Registrat
           additionalProperties: false,
           properties: { invite: { type: 'string', maxLength: 256, description: 'the code of an invitation link' } },
         },
-        response: { 200: envelopeSchema(PUBLIC_REGISTRATION_SCHEMA, ok(PUBLIC_REGISTRATION_EXAMPLE)) },
+        response: { 200: envelopeSchema(PUBLIC_REGISTRATION_SCHEMA, ok(PUBLIC_REGISTRATION_EXAMPLE)), ...errorResponses(429) },
       },
     },
-    async (request) => ok(await registration.publicState(request.query.invite, languageOf(request))),
+    async (request) => ok(await registration.publicState(request.query.invite, request.ip, languageOf(request))),
   );
 
   const tags = ['admin'];
@@ -56,7 +57,7 @@ export function registrationRoutes(app: FastifyInstance, registration: Registrat
     async () => ok(await registration.state()),
   );
 
-  app.put<{ Body: { mode: RegistrationModeName | null } }>(
+  app.put(
     '/api/admin/registration',
     {
       config: { access: 'owner' },
@@ -76,7 +77,7 @@ export function registrationRoutes(app: FastifyInstance, registration: Registrat
     async (request) => ok(await registration.setMode(actorOf(callerOf(request).user), request.body.mode), MODE_SET),
   );
 
-  app.get<{ Querystring: PageQuery }>(
+  app.get(
     '/api/admin/invites',
     {
       config: { access: 'moderator' },
@@ -90,7 +91,7 @@ export function registrationRoutes(app: FastifyInstance, registration: Registrat
     async (request, reply) => pageEnvelope(reply, await registration.listInvites(request.query)),
   );
 
-  app.post<{ Body: { note?: string; days?: number } }>(
+  app.post(
     '/api/admin/invites',
     {
       config: { access: 'admin' },
@@ -112,7 +113,7 @@ export function registrationRoutes(app: FastifyInstance, registration: Registrat
     async (request) => ok(await registration.createInvite(actorOf(callerOf(request).user), request.body ?? {}), INVITE_CREATED),
   );
 
-  app.delete<{ Params: { id: number } }>(
+  app.delete(
     '/api/admin/invites/:id',
     {
       config: { access: 'admin' },

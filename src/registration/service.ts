@@ -13,6 +13,7 @@ import { render, t } from '../i18n/i18n.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
 import type { PageQuery } from '../http/pagination.ts';
 import { tokenHash } from '../http/secrets.ts';
+import type { RateLimiter, RateRule } from '../ratelimit/limiter.ts';
 import {
   REGISTRATION_MODES,
   type InviteRecord,
@@ -33,6 +34,18 @@ export const MAX_NOTE_LENGTH = 200;
 /** 18 random bytes: 144 bits, 24 characters of base64url, short enough for a link and beyond any guessing. */
 const CODE_BYTES = 18;
 const CODE_PATTERN = /^[A-Za-z0-9_-]{24}$/;
+
+/**
+ * Invitations looked up per client address (contract section 15: a kind of code of its own, counted apart from mail
+ * codes). Counted before the lookup and given back for a usable invitation.
+ */
+const INVITE_CHECKS: RateRule = {
+  name: 'invite-fail-ip',
+  limit: 10,
+  windowMs: 15 * 60_000,
+  message: 'limits.inviteFailuresPerAddress',
+  perClientAddress: true,
+};
 
 /** The message keys of the refusals (locales/<language>/server.json). */
 const REFUSAL_KEYS = {
@@ -72,6 +85,7 @@ export class Registration implements Admission {
     private readonly publicUrl: string,
     /** The REGISTRATION setting. */
     private readonly setting: RegistrationModeName,
+    private readonly limiter: RateLimiter,
   ) {}
 
   /** The mode in force: the console's choice, else the setting. Read from the database each time, so every instance agrees. */
@@ -121,21 +135,21 @@ export class Registration implements Admission {
   }
 
   /** What the register page shows: the mode, and whether the invitation it was opened with can be used. */
-  async publicState(invite: string | undefined, language: Language = DEFAULT_LANGUAGE): Promise<PublicRegistration> {
+  async publicState(invite: string | undefined, clientAddress: string, language: Language = DEFAULT_LANGUAGE): Promise<PublicRegistration> {
     const mode = await this.mode();
     if (invite === undefined || invite === '') return { mode, invite: null };
-    const problem = await this.inviteProblem(this.db, invite);
+    const problem = await this.countedInviteProblem(invite, clientAddress);
     const words = problem === null ? null : problem.text ? render(language, problem.text) : problem.message;
     return { mode, invite: { usable: problem === null, problem: words } };
   }
 
   /** Refuses before any work when the mode lets no new account in with this invitation (Admission). */
-  async check(invite: string | undefined): Promise<void> {
+  async check(invite: string | undefined, clientAddress: string): Promise<void> {
     const mode = await this.mode();
     if (mode === 'closed') throw forbidden(REFUSAL_KEYS.closed);
     if (mode === 'invite') {
       if (invite === undefined || invite === '') throw forbidden(REFUSAL_KEYS.inviteOnly);
-      const problem = await this.inviteProblem(this.db, invite);
+      const problem = await this.countedInviteProblem(invite, clientAddress);
       if (problem) throw problem;
     }
   }
@@ -260,6 +274,18 @@ export class Registration implements Admission {
         'newcomer.username as user_name',
         'newcomer.mail as user_mail',
       ]);
+  }
+
+  /**
+   * inviteProblem as a check of a secret (contract section 15): its place in the client address's count is taken
+   * first, so that requests arriving together look up no more invitations than the limit allows, and given back when
+   * the invitation is usable.
+   */
+  private async countedInviteProblem(invite: string, clientAddress: string): Promise<ApiError | null> {
+    await this.limiter.take(INVITE_CHECKS, clientAddress);
+    const problem = await this.inviteProblem(this.db, invite);
+    if (problem === null) await this.limiter.refund(INVITE_CHECKS, clientAddress);
+    return problem;
   }
 
   /** Why this invitation cannot make an account now (a 400 or 403 to throw), or null when it can. */

@@ -1,17 +1,13 @@
-// PNG in and out for the renderer. Decoding goes through pngjs (palette, grey, grey+alpha, 16-bit and
-// interlaced inputs all come out as 8-bit RGBA). Encoding is our own thin layer over node's zlib, because
-// renders are encoded on every uncached request and pngjs's encoder is 5-10x slower on them.
-// Validation of untrusted uploads (signature, IHDR limits, bombs) is the caller's job, before decodePng.
-import { deflateSync } from 'node:zlib';
-import { PNG } from 'pngjs';
+// PNG in and out for the renderer. Decoding is png-decode.ts's (every PNG that comes in goes through it).
+// Encoding is our own thin layer over node's zlib, because renders are encoded on every uncached request and
+// pngjs's encoder is 5-10x slower on them.
+import { constants, crc32, deflateSync } from 'node:zlib';
 import type { RgbaImage } from '../skin/texture.ts';
 
-export function decodePng(bytes: Buffer): RgbaImage {
-  const png = PNG.sync.read(bytes);
-  return { width: png.width, height: png.height, data: new Uint8Array(png.data.buffer, png.data.byteOffset, png.data.length) };
-}
+import { PNG_SIGNATURE } from './png-decode.ts';
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+export { decodePng } from './png-decode.ts';
+
 const FILTER_UP = 2;
 /** zlib's fastest level: on renders about 10% faster than level 3 for about 10% more bytes. */
 const DEFLATE_LEVEL = 1;
@@ -62,22 +58,47 @@ function chunk(type: string, body: Buffer): Buffer {
   out.writeUInt32BE(body.length, 0);
   out.write(type, 4, 'latin1');
   body.copy(out, 8);
-  out.writeUInt32BE(crc32(out, 4, 8 + body.length), 8 + body.length);
+  out.writeUInt32BE(crc32(out.subarray(4, 8 + body.length)), 8 + body.length);
   return out;
 }
 
-const CRC_TABLE = (() => {
-  const table = new Uint32Array(256);
-  for (let n = 0; n < 256; n++) {
-    let c = n;
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-    table[n] = c >>> 0;
+/**
+ * An indexed-colour PNG, compressed hard, for images made once and fetched often (the favicon: the pages' byte
+ * budget, docs/performance.md): a head has a few dozen colours, so it is half the size of the RGBA encoding the
+ * renderer's answers use. More than 256 colours: the RGBA encoding.
+ */
+export function encodeIndexedPng(image: RgbaImage): Buffer {
+  const colours = new Map<number, number>();
+  const view = new DataView(image.data.buffer, image.data.byteOffset, image.data.byteLength);
+  const rows = Buffer.alloc((image.width + 1) * image.height);
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width; x++) {
+      let colour = view.getUint32((y * image.width + x) * 4);
+      if ((colour & 0xff) === 0) colour = 0; // every transparent pixel alike
+      let index = colours.get(colour);
+      if (index === undefined) colours.set(colour, (index = colours.size));
+      rows[y * (image.width + 1) + 1 + x] = index;
+    }
   }
-  return table;
-})();
-
-function crc32(bytes: Buffer, start: number, end: number): number {
-  let crc = 0xffffffff;
-  for (let i = start; i < end; i++) crc = CRC_TABLE[(crc ^ bytes[i]) & 0xff] ^ (crc >>> 8);
-  return (crc ^ 0xffffffff) >>> 0;
+  if (colours.size > 256) return encodePng(image);
+  const palette = Buffer.alloc(colours.size * 3);
+  const alphas = Buffer.alloc(colours.size);
+  for (const [colour, index] of colours) {
+    palette.writeUIntBE(colour >>> 8, index * 3, 3);
+    alphas[index] = colour & 0xff;
+  }
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(image.width, 0);
+  header.writeUInt32BE(image.height, 4);
+  header[8] = 8; // bit depth
+  header[9] = 3; // colour type: indexed
+  const idat = deflateSync(rows, { level: constants.Z_BEST_COMPRESSION });
+  return Buffer.concat([
+    PNG_SIGNATURE,
+    chunk('IHDR', header),
+    chunk('PLTE', palette),
+    chunk('tRNS', alphas),
+    chunk('IDAT', idat),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }

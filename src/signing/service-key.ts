@@ -39,19 +39,7 @@ export class ServiceKey {
  */
 export function lazyServiceKey(db: Kysely<Database>, clock: Clock, name: string): () => Promise<ServiceKey> {
   let loading: Promise<ServiceKey> | null = null;
-  const load = async () => {
-    const stored = await db.selectFrom('signing_keys').select('private_key').where('name', '=', name).executeTakeFirst();
-    if (stored) return ServiceKey.fromPem(stored.private_key);
-    const { privateKey } = await generate('rsa', { modulusLength: SERVICE_KEY_BITS });
-    const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
-    await db
-      .insertInto('signing_keys')
-      .values({ name, private_key: pem, created_at: clock.now() })
-      .onConflict((conflict) => conflict.column('name').doNothing())
-      .execute();
-    const kept = await db.selectFrom('signing_keys').select('private_key').where('name', '=', name).executeTakeFirstOrThrow();
-    return ServiceKey.fromPem(kept.private_key);
-  };
+  const load = async () => ServiceKey.fromPem(await storedPrivateKey(db, clock, name, SERVICE_KEY_BITS));
   return () => {
     // A failed load (database briefly down) is tried again by the next caller rather than remembered.
     loading ??= load().catch((error: unknown) => {
@@ -60,4 +48,19 @@ export function lazyServiceKey(db: Kysely<Database>, clock: Clock, name: string)
     });
     return loading;
   };
+}
+
+/** The PKCS#8 PEM of the RSA key named `name`, generated with `bits` and stored when there is none yet. */
+export async function storedPrivateKey(db: Kysely<Database>, clock: Clock, name: string, bits: number): Promise<string> {
+  const stored = await db.selectFrom('signing_keys').select('private_key').where('name', '=', name).executeTakeFirst();
+  if (stored) return stored.private_key;
+  const { privateKey } = await generate('rsa', { modulusLength: bits });
+  const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+  await db
+    .insertInto('signing_keys')
+    .values({ name, private_key: pem, created_at: clock.now() })
+    .onConflict((conflict) => conflict.column('name').doNothing())
+    .execute();
+  const kept = await db.selectFrom('signing_keys').select('private_key').where('name', '=', name).executeTakeFirstOrThrow();
+  return kept.private_key;
 }

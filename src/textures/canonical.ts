@@ -1,11 +1,11 @@
-// Turns an accepted upload into its canonical form: decoded by a real PNG library, re-encoded as 8-bit RGBA with
-// no metadata chunks (capes of the 22x17 layout padded to 64x32), and addressed by the SHA-256 of those bytes.
-// The same picture uploaded twice, whatever its encoding, is one texture.
+// Turns an accepted upload into its canonical form: decoded, re-encoded as 8-bit RGBA with no metadata chunks
+// (capes of the 22x17 layout padded to 64x32), and addressed by the SHA-256 of those bytes. The same picture
+// uploaded twice, whatever its encoding, is one texture. Every way a texture comes in goes through here.
 import { createHash } from 'node:crypto';
 import { badRequest } from '../http/envelope.ts';
-import { decodePng, encodePng } from '../rendering/png.ts';
+import { encodePng } from '../rendering/png.ts';
+import { openPng, PngError } from '../rendering/png-decode.ts';
 import type { RgbaImage } from '../skin/texture.ts';
-import { readPngHeader } from './png-header.ts';
 import { checkCapeSize, checkSkinSize } from './rules.ts';
 
 export type TextureKind = 'skin' | 'cape';
@@ -18,20 +18,19 @@ export interface CanonicalTexture {
 
 export const digestOf = (png: Buffer) => createHash('sha256').update(png).digest('hex');
 
-export function canonicalTexture(upload: Buffer, kind: TextureKind, maxWidth: number): CanonicalTexture {
-  const header = readPngHeader(upload, kind);
-  const cape = kind === 'cape' ? checkCapeSize(header, maxWidth) : null;
-  if (kind === 'skin') checkSkinSize(header, maxWidth);
-  let image: RgbaImage;
+export async function canonicalTexture(upload: Buffer, kind: TextureKind, maxWidth: number): Promise<CanonicalTexture> {
   try {
-    image = decodePng(upload);
-  } catch {
-    throw badRequest('textures.truncated', { context: kind });
+    const file = openPng(upload);
+    // The dimensions are refused from the header, before a byte is inflated.
+    const cape = kind === 'cape' ? checkCapeSize(file.header, maxWidth) : null;
+    if (kind === 'skin') checkSkinSize(file.header, maxWidth);
+    const decoded = await file.decode();
+    const image = cape?.padded ? padTo(decoded, 64 * cape.scale, 32 * cape.scale) : decoded;
+    const png = encodePng(image);
+    return { png, image, digest: digestOf(png) };
+  } catch (error) {
+    throw error instanceof PngError ? badRequest(`textures.${error.problem}`, { context: kind }) : error;
   }
-  if (image.width !== header.width || image.height !== header.height) throw badRequest('textures.invalidPng', { context: kind });
-  if (cape?.padded) image = padTo(image, 64 * cape.scale, 32 * cape.scale);
-  const png = encodePng(image);
-  return { png, image, digest: digestOf(png) };
 }
 
 /** Places `image` at the top left of a transparent canvas of the given size. */

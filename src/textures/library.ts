@@ -4,7 +4,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { ByteBudgetCache, type CacheMemory } from '../caching/byte-budget-cache.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
-import { decodePng } from '../rendering/png.ts';
+import { openPng } from '../rendering/png-decode.ts';
 import type { RgbaImage } from '../skin/texture.ts';
 import type { CanonicalTexture } from './canonical.ts';
 import type { TextureStore } from './store.ts';
@@ -41,7 +41,41 @@ export class TextureLibrary {
    * commit: a refusal thrown by `work` (the skin limit) or a failed constraint leaves nothing behind.
    */
   async withTexture<T>(texture: CanonicalTexture, work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    return this.withTextures([texture], work);
+  }
+
+  /** withTexture for several textures at once (an imported account's wardrobe comes in whole or not at all). */
+  async withTextures<T>(textures: CanonicalTexture[], work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    const unique = distinct(textures);
     const result = await this.db.transaction().execute(async (trx) => {
+      await this.insertRows(trx, unique);
+      const result = await work(trx);
+      for (const texture of unique) await this.store.write(texture.digest, texture.png);
+      return result;
+    });
+    // A delete that committed between our write and our commit may have removed the bytes; put them back.
+    for (const texture of unique) await this.store.write(texture.digest, texture.png);
+    return result;
+  }
+
+  /** withTextures rolled back at its end, writing no bytes: a dry run meets every constraint and changes nothing. */
+  async triedWithTextures<T>(textures: CanonicalTexture[], work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    const undo = Symbol('dry run');
+    let result!: T;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await this.insertRows(trx, distinct(textures));
+        result = await work(trx);
+        throw undo;
+      });
+    } catch (error) {
+      if (error !== undo) throw error;
+    }
+    return result;
+  }
+
+  private async insertRows(trx: Transaction<Database>, textures: CanonicalTexture[]) {
+    for (const texture of textures) {
       await trx
         .insertInto('textures')
         .values({
@@ -54,13 +88,7 @@ export class TextureLibrary {
         })
         .onConflict((conflict) => conflict.column('digest').doNothing())
         .execute();
-      const result = await work(trx);
-      await this.store.write(texture.digest, texture.png);
-      return result;
-    });
-    // A delete that committed between our write and our commit may have removed the bytes; put them back.
-    await this.store.write(texture.digest, texture.png);
-    return result;
+    }
   }
 
   /**
@@ -99,11 +127,14 @@ export class TextureLibrary {
     return row ? this.png(digest) : null;
   }
 
-  /** The decoded texture; decoding happens once per texture while it stays in the cache. */
+  /**
+   * The decoded texture; decoding happens once per texture while it stays in the cache. It streams, like an upload's:
+   * a texture at the largest MAX_SKIN_WIDTH would otherwise hold its 64 MiB of rows and the event loop at once.
+   */
   async image(digest: string): Promise<RgbaImage> {
     const cached = this.images.get(digest);
     if (cached) return cached.image;
-    const image = decodePng(await this.png(digest));
+    const image = await openPng(await this.png(digest)).decode();
     this.images.set(digest, { image, byteLength: image.data.byteLength });
     return image;
   }
@@ -141,3 +172,6 @@ export class TextureLibrary {
     );
   }
 }
+
+/** One of each picture: the same digest twice would be one row and one file. */
+const distinct = (textures: CanonicalTexture[]) => [...new Map(textures.map((texture) => [texture.digest, texture])).values()];

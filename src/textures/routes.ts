@@ -2,14 +2,16 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
+import { editorOf } from '../accounts/levels.ts';
 import { actorOf } from '../audit/audit.ts';
 import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
 import type { Message } from '../i18n/i18n.ts';
-import { pageEnvelope, pageQuerySchema, pageResponse, type PageQuery } from '../http/pagination.ts';
+import { pageEnvelope, pageQuerySchema, pageResponse } from '../http/pagination.ts';
 import { CAPE_EXAMPLE, CAPE_RECORD_SCHEMA } from '../http/shapes/cape-record.ts';
 import { SKIN_EXAMPLE, SKIN_RECORD_SCHEMA } from '../http/shapes/skin-record.ts';
 import { optionalBoolean, readUpload, uploadLimits, userIdList } from './multipart.ts';
 import type { Wardrobe } from './wardrobe.ts';
+import { withSchemaTypes } from '../http/schema-types.ts';
 
 const listOf = (items: object, example: unknown) => ({ 200: envelopeSchema({ type: 'array', items }, ok([example])) });
 const deletedSchema = (uuid: string, msg: Message) =>
@@ -30,9 +32,11 @@ const skinChanges = {
   cloakid: { type: 'string', maxLength: 64 },
 } as const;
 
-export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, maxTextureBytes: number) {
+export async function textureRoutes(fastify: FastifyInstance, wardrobe: Wardrobe, maxTextureBytes: number) {
+  const app = withSchemaTypes(fastify);
   // Multipart parsing exists only inside this scope, on the two upload routes that need it.
-  await app.register(async (uploads) => {
+  await fastify.register(async (plugin) => {
+    const uploads = withSchemaTypes(plugin);
     await uploads.register(multipart, { limits: uploadLimits(maxTextureBytes) });
 
     uploads.post(
@@ -125,7 +129,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
     async (request) => ok(await wardrobe.ownCapes(callerOf(request).user.id)),
   );
 
-  app.patch<{ Params: { uuid: string }; Body: { name?: string; slim?: boolean; cloakid?: string } }>(
+  app.patch(
     '/api/home/skins/:uuid',
     {
       config: { access: 'player' },
@@ -145,7 +149,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
     async (request) => ok(await wardrobe.updateOwnSkin(callerOf(request), request.params.uuid, request.body), SKIN_SAVED),
   );
 
-  app.delete<{ Params: { uuid: string } }>(
+  app.delete(
     '/api/home/skins/:uuid',
     {
       config: { access: 'player' },
@@ -159,7 +163,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
     async (request) => ok(await wardrobe.deleteOwnSkin(callerOf(request), request.params.uuid), SKIN_DELETED),
   );
 
-  app.get<{ Querystring: PageQuery }>(
+  app.get(
     '/api/admin/skins',
     {
       config: { access: 'moderator' },
@@ -173,7 +177,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
     async (request, reply) => pageEnvelope(reply, await wardrobe.allSkins(request.query)),
   );
 
-  app.patch<{ Params: { uuid: string }; Body: { name?: string; slim?: boolean; hd?: boolean; cloakid?: string } }>(
+  app.patch(
     '/api/admin/skin/:uuid',
     {
       config: { access: 'admin' },
@@ -190,10 +194,10 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
         response: { 200: envelopeSchema(SKIN_RECORD_SCHEMA, ok(SKIN_EXAMPLE, SKIN_SAVED)), ...errorResponses(404) },
       },
     },
-    async (request) => ok(await wardrobe.adminUpdateSkin(actorOf(callerOf(request).user), request.params.uuid, request.body), SKIN_SAVED),
+    async (request) => ok(await wardrobe.adminUpdateSkin(editorOf(callerOf(request)), request.params.uuid, request.body), SKIN_SAVED),
   );
 
-  app.delete<{ Params: { uuid: string }; Body: { reason?: string } | undefined }>(
+  app.delete(
     '/api/admin/skin/:uuid',
     {
       config: { access: 'admin' },
@@ -211,14 +215,11 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
         response: { 200: deletedSchema(SKIN_EXAMPLE.uuid, SKIN_DELETED), ...errorResponses(404) },
       },
     },
-    async (request) => {
-      const caller = callerOf(request);
-      const editor = { actor: actorOf(caller.user), level: caller.level };
-      return ok(await wardrobe.moderateDeleteSkin(editor, request.params.uuid, request.body?.reason), SKIN_DELETED);
-    },
+    async (request) =>
+      ok(await wardrobe.moderateDeleteSkin(editorOf(callerOf(request)), request.params.uuid, request.body?.reason), SKIN_DELETED),
   );
 
-  app.get<{ Params: { uuid: string } }>(
+  app.get(
     '/api/admin/users/skin/:uuid',
     {
       config: { access: 'moderator' },
@@ -232,7 +233,7 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
     async (request) => ok(await wardrobe.skinsOfUser(request.params.uuid)),
   );
 
-  app.delete<{ Body: { capeid: string } }>(
+  app.delete(
     '/api/admin/user/cape/upload',
     {
       config: { access: 'admin' },
@@ -248,17 +249,17 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
         response: { 200: deletedSchema(CAPE_EXAMPLE.uuid, CAPE_DELETED), ...errorResponses(404) },
       },
     },
-    async (request) => ok(await wardrobe.deleteCape(actorOf(callerOf(request).user), request.body.capeid), CAPE_DELETED),
+    async (request) => ok(await wardrobe.deleteCape(editorOf(callerOf(request)), request.body.capeid), CAPE_DELETED),
   );
 
-  app.post<{ Params: { identifier: string }; Body: { user?: number; cape: string[] } }>(
+  app.post(
     '/api/admin/user/cape/:identifier',
     {
       config: { access: 'admin' },
       schema: {
         summary: 'Replace the set of capes a user owns (the identifier is a user id, player UUID or username)',
         tags: admin,
-        params: { type: 'object', properties: { identifier: { type: 'string', maxLength: 64 } } },
+        params: { type: 'object', required: ['identifier'], properties: { identifier: { type: 'string', maxLength: 64 } } },
         body: {
           type: 'object',
           required: ['cape'],
@@ -274,11 +275,10 @@ export async function textureRoutes(app: FastifyInstance, wardrobe: Wardrobe, ma
         },
       },
     },
-    async (request) =>
-      ok(await wardrobe.setUserCapes(actorOf(callerOf(request).user), request.params.identifier, request.body), CAPES_SAVED),
+    async (request) => ok(await wardrobe.setUserCapes(editorOf(callerOf(request)), request.params.identifier, request.body), CAPES_SAVED),
   );
 
-  app.get<{ Querystring: PageQuery }>(
+  app.get(
     '/api/admin/allcapes',
     {
       config: { access: 'moderator' },

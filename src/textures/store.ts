@@ -5,6 +5,7 @@ import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../database/schema.ts';
+import type { Settings } from '../settings.ts';
 
 export interface TextureStore {
   /** true: the bytes travel in the textures row itself, written in the same transaction. */
@@ -36,10 +37,11 @@ export class FileTextureStore implements TextureStore {
   async write(digest: string, png: Buffer) {
     const path = this.pathOf(digest);
     if (await exists(path)) return;
-    await mkdir(join(this.dir, digest.slice(0, 2)), { recursive: true });
+    // Readable by the service only, like everything in DATA_DIR (whatever the umask of whoever started it).
+    await mkdir(join(this.dir, digest.slice(0, 2)), { recursive: true, mode: 0o700 });
     // A temporary name, then rename: a crash never leaves a half-written texture under its real name.
     const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(temporary, png);
+    await writeFile(temporary, png, { mode: 0o600 });
     await rename(temporary, path);
   }
 
@@ -121,3 +123,7 @@ async function exists(path: string) {
     return false;
   }
 }
+
+/** The store TEXTURE_STORE names: files under DATA_DIR/textures, or the textures table. */
+export const textureStoreOf = (settings: Pick<Settings, 'textureStore' | 'dataDir'>, db: Kysely<Database>): TextureStore =>
+  settings.textureStore === 'database' ? new DatabaseTextureStore(db) : new FileTextureStore(join(settings.dataDir, 'textures'));

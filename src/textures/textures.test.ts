@@ -283,7 +283,9 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     assert.deepEqual(home.Skins[0], { uuid: skin.uuid, name: 'Renamed', cloak_id: cape.uuid });
     assert.deepEqual(home.Capes, [{ Id: cape.uuid, Name: 'Founder' }]);
     // GET /api/home reads the lists with the session (one statement); the admin view reads them on their own.
-    const { Id, Perms, ...adminView } = (await service.call('GET', `/api/admin/user/${player.username}`, { token: ownerToken })).body.data;
+    const { Id, Perms, OwnMaxProfiles, ...adminView } = (
+      await service.call('GET', `/api/admin/user/${player.username}`, { token: ownerToken })
+    ).body.data;
     assert.deepEqual(home, adminView);
 
     for (const [method, body] of [
@@ -429,6 +431,41 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     assert.equal((await service.call('POST', '/api/admin/user/cape/nobody_at_all', { token: ownerToken, body: { cape: [] } })).status, 404);
   });
 
+  it('wears a selected or linked cape in the game only while the player owns it, whatever the selection says', async () => {
+    // The end state of a race: the player's choice was checked against ownership, then an admin took the cape away,
+    // then the choice was written. The ownership rows go as the admin's removal takes them; the choice stays.
+    const player = await service.registerPlayer();
+    const id = await userId(player.username);
+    const uuid = (await service.call('GET', '/api/home', { token: player.token })).body.data.Uuid;
+    const [selected, linked] = [
+      (await uploadCape({ owners: String(id) })).body.data,
+      (await uploadCape({ owners: String(id) }, 'cape-hd-128x64')).body.data,
+    ];
+    const skin = (await service.upload('/api/home/skins', player.token, {}, skinFile('classic'))).body.data;
+    await service.call('PATCH', `/api/home/skins/${skin.uuid}`, { token: player.token, body: { cloakid: linked.uuid } });
+    await service.call('PATCH', '/api/home', { token: player.token, body: { selected_cape: selected.uuid } });
+    /** The cape in the game's profile textures, which the game login reads from the database at every request. */
+    const worn = async () => {
+      const profile = await service.call('GET', `/api/yggdrasil/sessionserver/session/minecraft/profile/${uuid.replace(/-/g, '')}`);
+      const textures = JSON.parse(Buffer.from(profile.body.properties[0].value, 'base64').toString('utf8')).textures;
+      return textures.CAPE?.url.split('/').at(-1);
+    };
+    const digestOf = async (cape: { uuid: string }) =>
+      (await service.db.selectFrom('capes').select('texture_digest').where('uuid', '=', cape.uuid).executeTakeFirstOrThrow())
+        .texture_digest;
+    const takeAway = async (cape: { uuid: string }) =>
+      service.db
+        .deleteFrom('cape_owners')
+        .where('user_id', '=', id)
+        .where('cape_id', '=', (eb) => eb.selectFrom('capes').select('id').where('uuid', '=', cape.uuid))
+        .execute();
+    assert.equal(await worn(), await digestOf(linked), 'the skin’s linked cape first');
+    await takeAway(linked);
+    assert.equal(await worn(), await digestOf(selected), 'a linked cape no longer owned is not worn');
+    await takeAway(selected);
+    assert.equal(await worn(), undefined, 'a selected cape no longer owned is not worn');
+  });
+
   it('lets moderators read and admins edit skins, and records every change', async () => {
     const player = await service.registerPlayer();
     const moderator = await service.registerPlayer();
@@ -544,6 +581,57 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     assert.equal((await service.call('DELETE', `/api/admin/skin/${second.uuid}`, { token: ownerToken })).status, 200);
     const plain = await service.mailbox.waitFor((message) => mailTo(player.mail)(message) && /Second/.test(message.subject ?? ''));
     assert.match(plain.text ?? '', /No reason was given/);
+  });
+
+  it('keeps an admin off the skins and capes of users at or above their level, but lets them give capes (L5)', async () => {
+    const admin = await service.registerPlayer();
+    await setPerms(admin.username, 2);
+    const owner = await service.registerPlayer();
+    await setPerms(owner.username, 3);
+    const ownerId = await userId(owner.username);
+    const skin = (await service.upload('/api/home/skins', owner.token, { name: 'Mine' }, skinFile('classic'))).body.data;
+    const [kept, given] = [
+      (await uploadCape({ name: 'Kept', owners: String(ownerId) })).body.data,
+      (await uploadCape({ name: 'Given' })).body.data,
+    ];
+    const capesOf = async () =>
+      (await service.db.selectFrom('cape_owners').select('cape_id').where('user_id', '=', ownerId).execute()).length;
+
+    const edit = await service.call('PATCH', `/api/admin/skin/${skin.uuid}`, {
+      token: admin.token,
+      body: { name: 'renamed by admin', slim: true },
+    });
+    assert.equal(edit.status, 403);
+    assert.match(edit.body.msg, /at or above your own level/);
+    const taken = await service.call('POST', `/api/admin/user/cape/${ownerId}`, { token: admin.token, body: { cape: [] } });
+    assert.equal(taken.status, 403);
+    assert.equal(
+      (await service.call('DELETE', '/api/admin/user/cape/upload', { token: admin.token, body: { capeid: kept.uuid } })).status,
+      403,
+    );
+    const stored = await service.db.selectFrom('skins').select(['name', 'slim']).where('uuid', '=', skin.uuid).executeTakeFirstOrThrow();
+    assert.deepEqual([stored.name, stored.slim, await capesOf()], ['Mine', 0, 1], 'nothing changed');
+
+    const give = await service.call('POST', `/api/admin/user/cape/${ownerId}`, {
+      token: admin.token,
+      body: { cape: [kept.uuid, given.uuid] },
+    });
+    assert.equal(give.status, 200, 'giving a cape is open to admins');
+    assert.equal(await capesOf(), 2);
+    assert.equal(
+      (await service.call('PATCH', `/api/admin/skin/${skin.uuid}`, { token: ownerToken, body: { name: 'by an owner' } })).status,
+      200,
+    );
+    // The rule is about another account's things: an admin's own skin and capes stay theirs to edit here too.
+    const adminId = await userId(admin.username);
+    const own = (await service.upload('/api/home/skins', admin.token, { name: 'Own' }, skinFile('classic'))).body.data;
+    const ownEdit = await service.call('PATCH', `/api/admin/skin/${own.uuid}`, { token: admin.token, body: { name: 'renamed' } });
+    assert.equal(ownEdit.status, 200, JSON.stringify(ownEdit.body));
+    assert.equal(
+      (await service.call('POST', `/api/admin/user/cape/${adminId}`, { token: admin.token, body: { cape: [given.uuid] } })).status,
+      200,
+    );
+    assert.equal((await service.call('POST', `/api/admin/user/cape/${adminId}`, { token: admin.token, body: { cape: [] } })).status, 200);
   });
 
   it('names the owners of every cape in the admin list', async () => {

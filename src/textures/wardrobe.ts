@@ -8,11 +8,14 @@ import { actorOf, recordAudit, type Actor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
 import { levelOfUser } from '../accounts/standing.ts';
-import { badRequest, forbidden, notFound } from '../http/envelope.ts';
+import { badRequest, notFound } from '../http/envelope.ts';
+import { checkBelowOwnLevel, type Editor } from '../accounts/levels.ts';
 import { languageOfUser, queueMail } from '../mail/outbox.ts';
 import { skinRemovedMessage } from '../mail/templates.ts';
 import { isSlimSkin } from '../skin/texture.ts';
 import { canonicalTexture } from './canonical.ts';
+import { chosenBy } from './worn.ts';
+import { setWorn } from '../accounts/profile-rows.ts';
 import type { TextureLibrary } from './library.ts';
 import type { CapeRecord } from '../http/shapes/cape-record.ts';
 import type { SkinRecord } from '../http/shapes/skin-record.ts';
@@ -49,8 +52,12 @@ export class Wardrobe {
   // ---- the player's own skins and capes ----
 
   /** The first skin a player uploads becomes the selected one; with `wear`, every upload does (the game's upload). */
-  async uploadSkin(player: WardrobeOwner, upload: { png: Buffer; name?: string; slim?: boolean; wear?: boolean }): Promise<SkinRecord> {
-    const texture = canonicalTexture(upload.png, 'skin', this.maxTextureWidth);
+  /**
+   * Adds a skin to the wardrobe. `wear`: the profile of that UUID wears it (a launcher's upload); otherwise the
+   * primary profile wears it only when it wears none (an account's first skin, contract section 6).
+   */
+  async uploadSkin(player: WardrobeOwner, upload: { png: Buffer; name?: string; slim?: boolean; wear?: string }): Promise<SkinRecord> {
+    const texture = await canonicalTexture(upload.png, 'skin', this.maxTextureWidth);
     const name = checkName(upload.name ?? 'Skin', 'skin');
     const slim = upload.slim ?? isSlimSkin(texture.image);
     const userId = player.id;
@@ -77,8 +84,14 @@ export class Wardrobe {
         })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const wear = trx.updateTable('users').set({ selected_skin_id: id, updated_at: now }).where('id', '=', userId);
-      await (upload.wear ? wear : wear.where('selected_skin_id', 'is', null)).execute();
+      if (upload.wear) await setWorn(trx, upload.wear, { selected_skin_id: id });
+      else
+        await trx
+          .updateTable('users')
+          .set({ selected_skin_id: id, updated_at: now })
+          .where('id', '=', userId)
+          .where('selected_skin_id', 'is', null)
+          .execute();
       await recordAudit(trx, now, {
         actor: actorOf(player),
         action: 'skin.upload',
@@ -143,8 +156,7 @@ export class Wardrobe {
    * Checks a change of the selected skin and cape ("" for none) and answers the columns to write; writes nothing, so
    * that PATCH /api/home can check every part of a request before it changes anything.
    */
-  async selectionChanges(caller: Caller, choice: TextureChoice): Promise<SelectionChanges> {
-    const userId = caller.user.id;
+  async selectionChanges(userId: number, choice: TextureChoice): Promise<SelectionChanges> {
     const changes: SelectionChanges = {};
     if (choice.selected_skin !== undefined) {
       changes.selected_skin_id =
@@ -161,21 +173,28 @@ export class Wardrobe {
    * The player wears no skin (the game then draws its default) or no cape: neither the selected one nor one linked to
    * the selected skin. The wardrobe keeps both.
    */
-  async takeOff(player: WardrobeOwner, texture: 'skin' | 'cape'): Promise<void> {
+  async takeOff(player: WardrobeOwner, profileUuid: string, texture: 'skin' | 'cape'): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
-      if (texture === 'skin') {
-        await trx.updateTable('users').set({ selected_skin_id: null, updated_at: now }).where('id', '=', player.id).execute();
-      } else {
-        await trx.updateTable('users').set({ selected_cape_id: null, updated_at: now }).where('id', '=', player.id).execute();
-        await trx
-          .updateTable('skins')
-          .set({ cape_id: null })
-          .where('user_id', '=', player.id)
-          .where('id', '=', (eb) => eb.selectFrom('users').select('selected_skin_id').where('id', '=', player.id))
-          .execute();
+      if (texture === 'skin') await setWorn(trx, profileUuid, { selected_skin_id: null });
+      else {
+        const worn = await trx
+          .selectFrom('profiles')
+          .innerJoin('users', 'users.id', 'profiles.user_id')
+          .select(chosenBy('selected_skin_id').as('skin_id'))
+          .where('profiles.uuid', '=', profileUuid)
+          .executeTakeFirst();
+        await setWorn(trx, profileUuid, { selected_cape_id: null });
+        // A cape linked to the skin the profile wears would still show.
+        if (worn?.skin_id != null)
+          await trx.updateTable('skins').set({ cape_id: null }).where('user_id', '=', player.id).where('id', '=', worn.skin_id).execute();
       }
-      await recordAudit(trx, now, { actor: actorOf(player), action: 'user.take_off', target: player.id, details: { texture } });
+      await recordAudit(trx, now, {
+        actor: actorOf(player),
+        action: 'user.take_off',
+        target: player.id,
+        details: { texture, profile: profileUuid },
+      });
     });
     this.changed();
   }
@@ -202,13 +221,15 @@ export class Wardrobe {
     return this.ownSkins(user.id);
   }
 
+  /** Only a skin of a player below the editor's own level (levels.ts). */
   async adminUpdateSkin(
-    actor: Actor,
+    editor: Editor,
     skinUuid: string,
     changes: { name?: string; slim?: boolean; hd?: boolean; cloakid?: string },
   ): Promise<SkinRecord> {
     const skin = await this.skinOf(this.db, skinUuid, null);
-    return this.updateSkin(actor, skin, changes, 'skin.admin_update');
+    await this.checkOthersBelowOwnLevel(this.db, editor, [skin.user_id], 'textures.skinAtOrAboveOwnLevel');
+    return this.updateSkin(editor.actor, skin, changes, 'skin.admin_update');
   }
 
   /**
@@ -216,7 +237,7 @@ export class Wardrobe {
    * is mailed with the reason, and the texture goes as with the player's own delete; a selected skin is unselected
    * (the foreign key's ON DELETE SET NULL).
    */
-  async moderateDeleteSkin(editor: { actor: Actor; level: number }, skinUuid: string, reason = ''): Promise<{ uuid: string }> {
+  async moderateDeleteSkin(editor: Editor, skinUuid: string, reason = ''): Promise<{ uuid: string }> {
     const why = reason.trim();
     if (why.length > 500) throw badRequest('textures.reasonTooLong', { field: 'reason' });
     const skin = await this.skinOf(this.db, skinUuid, null);
@@ -227,7 +248,7 @@ export class Wardrobe {
         .where('id', '=', skin.user_id)
         .executeTakeFirstOrThrow();
       const now = this.clock.now();
-      if ((await levelOfUser(trx, owner, now)) >= editor.level) throw forbidden('textures.skinAtOrAboveOwnLevel');
+      await this.checkOthersBelowOwnLevel(trx, editor, [owner.id], 'textures.skinAtOrAboveOwnLevel');
       const { name } = await trx.selectFrom('skins').select('name').where('id', '=', skin.id).executeTakeFirstOrThrow();
       await trx.deleteFrom('skins').where('id', '=', skin.id).execute();
       await recordAudit(trx, now, {
@@ -248,7 +269,7 @@ export class Wardrobe {
 
   async uploadCape(actor: Actor, upload: { png: Buffer; name: string; owners: number[] }): Promise<CapeRecord> {
     const name = checkName(upload.name, 'cape');
-    const texture = canonicalTexture(upload.png, 'cape', this.maxTextureWidth);
+    const texture = await canonicalTexture(upload.png, 'cape', this.maxTextureWidth);
     const owners = [...new Set(upload.owners)];
     await this.checkUsersExist(this.db, owners);
     const uuid = await this.library.withTexture(texture, async (trx) => {
@@ -276,26 +297,59 @@ export class Wardrobe {
     return (await this.capeRecords(this.db, [cape]))[0]!;
   }
 
-  /** Owner grants and skin links to the cape go with it, in the same transaction. */
-  async deleteCape(actor: Actor, capeUuid: string): Promise<{ uuid: string }> {
+  /**
+   * Owner grants and skin links to the cape go with it, in the same transaction. It takes the cape from its owners,
+   * so all of them must be below the editor's level.
+   */
+  async deleteCape(editor: Editor, capeUuid: string): Promise<{ uuid: string }> {
     const cape = await this.capeByUuid(this.db, capeUuid);
     await this.library.releasing(async (trx) => {
+      // Only owners whose stored level or role grant reaches the editor's can refuse it: a cape given to every player
+      // is checked on those few, not user by user.
+      const candidates = await trx
+        .selectFrom('cape_owners')
+        .innerJoin('users', 'users.id', 'cape_owners.user_id')
+        .leftJoin('role_grants', 'role_grants.user_id', 'users.id')
+        .select('users.id')
+        .where('cape_owners.cape_id', '=', cape.id)
+        .where((eb) => eb.or([eb('users.perms', '>=', editor.level), eb('role_grants.role_level', '>=', editor.level)]))
+        .execute();
+      await this.checkOthersBelowOwnLevel(
+        trx,
+        editor,
+        candidates.map((owner) => owner.id),
+        'textures.capeOwnerAtOrAboveOwnLevel',
+      );
       await trx.deleteFrom('capes').where('id', '=', cape.id).execute();
-      await recordAudit(trx, this.clock.now(), { actor, action: 'cape.delete', details: { cape: cape.uuid, name: cape.name } });
+      await recordAudit(trx, this.clock.now(), {
+        actor: editor.actor,
+        action: 'cape.delete',
+        details: { cape: cape.uuid, name: cape.name },
+      });
       return { result: undefined, released: [cape.texture_digest] };
     });
     this.changed();
     return { uuid: cape.uuid };
   }
 
-  /** Replaces the set of capes the user owns; a cape they lose is also unselected and unlinked from their skins. */
-  async setUserCapes(actor: Actor, identifier: string, body: { user?: number; cape: string[] }): Promise<{ id: number; capes: string[] }> {
+  /**
+   * Replaces the set of capes the user owns; a cape they lose is also unselected and unlinked from their skins.
+   * Giving capes is open to every admin; taking one away only from a user below the editor's level.
+   */
+  async setUserCapes(
+    editor: Editor,
+    identifier: string,
+    body: { user?: number; cape: string[] },
+  ): Promise<{ id: number; capes: string[] }> {
     const user = await userByIdentifier(this.db, identifier);
     if (body.user !== undefined && body.user !== user.id) throw badRequest('admin.userMismatch', { given: body.user, id: user.id });
     const capeIds: number[] = [];
     for (const capeUuid of new Set(body.cape)) capeIds.push((await this.capeByUuid(this.db, capeUuid, 400)).id);
     await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
+      let lost = trx.selectFrom('cape_owners').select('cape_id').where('user_id', '=', user.id);
+      if (capeIds.length > 0) lost = lost.where('cape_id', 'not in', capeIds);
+      if (await lost.executeTakeFirst()) await this.checkOthersBelowOwnLevel(trx, editor, [user.id], 'textures.capeOwnerAtOrAboveOwnLevel');
       await trx.deleteFrom('cape_owners').where('user_id', '=', user.id).execute();
       if (capeIds.length > 0)
         await trx
@@ -309,7 +363,7 @@ export class Wardrobe {
         await trx.updateTable('users').set({ selected_cape_id: null, updated_at: now }).where('id', '=', user.id).execute();
       }
       await recordAudit(trx, now, {
-        actor,
+        actor: editor.actor,
         action: 'cape.assign',
         target: user.id,
         details: { capes: [...new Set(body.cape)].map((uuid) => normalizeUuid(uuid)) },
@@ -469,6 +523,18 @@ export class Wardrobe {
         .executeTakeFirst());
     if (!owned) throw badRequest('textures.capeNotOwned', { field });
     return owned.id;
+  }
+
+  /**
+   * Refuses with `refusal` when any of the users, the editor's own account aside (the rule is about another
+   * account's things, contract section 15), is at or above the editor's level (levels.ts).
+   */
+  private async checkOthersBelowOwnLevel(db: Executor, editor: Editor, userIds: number[], refusal: string) {
+    const others = userIds.filter((id) => id !== editor.actor.id);
+    if (others.length === 0) return;
+    const now = this.clock.now();
+    const users = await db.selectFrom('users').select(['id', 'perms']).where('id', 'in', others).execute();
+    for (const user of users) checkBelowOwnLevel(editor, await levelOfUser(db, user, now), refusal);
   }
 
   private async checkUsersExist(db: Executor, userIds: number[]) {

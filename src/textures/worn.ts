@@ -1,7 +1,8 @@
 // What a player wears: the selected skin, and the skin's own linked cape (cloak_id) or else the selected cape
 // ("linking a cape means wear it with this skin"). One rule for the images, the launcher document and the game's
-// profile textures.
-import type { Kysely } from 'kysely';
+// profile textures. A cape is worn only while the player owns it, read in the same query: a choice written just as
+// an admin took the cape away (the wardrobe checks ownership before it writes) never shows it.
+import { sql, type Kysely } from 'kysely';
 import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database } from '../database/schema.ts';
 import type { StandingFacts } from '../accounts/standing.ts';
@@ -13,25 +14,42 @@ export interface WornTextures {
 
 export interface PlayerWearing extends WornTextures {
   userId: number;
+  /** The game profile (contract section 16): its id, UUID and name. */
+  profileId: number;
   uuid: string;
   username: string;
   /** Whether the account may log in (a banned player's textures are still served; their logins are not). */
   standing: StandingFacts;
 }
 
-/** Finds a finished player by UUID, username key or offline-mode UUID (stored forms), with what they wear. Compiled once. */
+/**
+ * The skin a profile wears: the account's choice for its primary profile (users.selected_*, where the web pages and
+ * the admin API write it), the profile's own for the others.
+ */
+export const chosenBy = (column: 'selected_skin_id' | 'selected_cape_id') =>
+  sql<number | null>`case when profiles.uuid = users.uuid then users.${sql.ref(column)} else profiles.${sql.ref(column)} end`;
+
+/** Finds a game profile by UUID, name key or offline-mode UUID (stored forms), with what it wears. Compiled once. */
 export function playerWearingLookups(db: Kysely<Database>) {
-  const query = (filter: 'uuid' | 'username_key' | 'offline_uuid', placeholder: string) => {
+  const query = (filter: 'uuid' | 'name_key' | 'offline_uuid', placeholder: string) => {
     const run = reusableQuery(db, { key: placeholder }, ({ key }) =>
       db
-        .selectFrom('users')
-        .leftJoin('skins', 'skins.id', 'users.selected_skin_id')
-        .leftJoin('capes as linked', 'linked.id', 'skins.cape_id')
-        .leftJoin('capes as selected', 'selected.id', 'users.selected_cape_id')
+        .selectFrom('profiles')
+        .innerJoin('users', 'users.id', 'profiles.user_id')
+        .leftJoin('skins', (join) => join.on('skins.id', '=', chosenBy('selected_skin_id')))
+        .leftJoin('cape_owners as linked_owner', (join) =>
+          join.onRef('linked_owner.cape_id', '=', 'skins.cape_id').onRef('linked_owner.user_id', '=', 'users.id'),
+        )
+        .leftJoin('capes as linked', 'linked.id', 'linked_owner.cape_id')
+        .leftJoin('cape_owners as selected_owner', (join) =>
+          join.on('selected_owner.cape_id', '=', chosenBy('selected_cape_id')).onRef('selected_owner.user_id', '=', 'users.id'),
+        )
+        .leftJoin('capes as selected', 'selected.id', 'selected_owner.cape_id')
         .select([
           'users.id',
-          'users.uuid',
-          'users.username',
+          'profiles.id as profile_id',
+          'profiles.uuid',
+          'profiles.name',
           'users.perms',
           'users.mail_verify',
           'users.mail_verification',
@@ -40,18 +58,18 @@ export function playerWearingLookups(db: Kysely<Database>) {
           'linked.texture_digest as linked_cape',
           'selected.texture_digest as selected_cape',
         ])
-        .where(`users.${filter}`, '=', key)
-        .where('users.uuid', 'is not', null),
+        .where(`profiles.${filter}`, '=', key),
     );
     return async (key: string): Promise<PlayerWearing | null> => {
       const [row] = await run({ key });
-      if (!row || row.uuid === null || row.username === null) return null;
+      if (!row) return null;
       const capeDigest = row.linked_cape ?? row.selected_cape;
       return {
         userId: row.id,
+        profileId: row.profile_id,
         uuid: row.uuid,
-        username: row.username,
-        standing: { username: row.username, level: row.perms, mail_verify: row.mail_verify, mail_verification: row.mail_verification },
+        username: row.name,
+        standing: { username: row.name, level: row.perms, mail_verify: row.mail_verify, mail_verification: row.mail_verification },
         skin: row.skin_digest ? { digest: row.skin_digest, slim: row.slim === 1 } : null,
         cape: capeDigest ? { digest: capeDigest } : null,
       };
@@ -59,7 +77,7 @@ export function playerWearingLookups(db: Kysely<Database>) {
   };
   return {
     byUuid: query('uuid', '\u0000player-uuid'),
-    byUsernameKey: query('username_key', '\u0000player-name'),
+    byUsernameKey: query('name_key', '\u0000player-name'),
     byOfflineUuid: query('offline_uuid', '\u0000offline-uuid'),
   };
 }

@@ -23,7 +23,7 @@ for (const [way, startInstance] of INSTANCE_WAYS) {
 
     it('a code, or a recovery code, sent to both instances at once lets one login in', async () => {
       const player = await a.registerPlayer();
-      const setup = await a.call('POST', '/api/home/2fa', { token: player.token });
+      const setup = await a.call('POST', '/api/home/2fa', { token: player.token, body: { password: player.password } });
       const secret = setup.body.data.secret as string;
       // Turned on through one instance; the other decrypts the same secret (the same TOTP_KEY).
       const confirmed = await b.call('POST', '/api/home/2fa/confirm', { token: player.token, body: { code: codeAt(secret, Date.now()) } });

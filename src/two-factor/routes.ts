@@ -6,6 +6,7 @@ import { actorOf } from '../audit/audit.ts';
 import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
 import { PLAYER_UUID } from '../http/shapes/example-story.ts';
 import type { TwoFactorService } from './service.ts';
+import { withSchemaTypes } from '../http/schema-types.ts';
 
 const SETUP_MADE = message('twoFactor.setupMade');
 const TURNED_ON = message('twoFactor.turnedOn');
@@ -49,25 +50,35 @@ const RECOVERY_EXAMPLE = {
   ],
 };
 const code = { type: 'string', minLength: 1, maxLength: 32 } as const;
+const password = { type: 'string', maxLength: 1024 } as const;
 
-export function twoFactorRoutes(app: FastifyInstance, twoFactor: TwoFactorService) {
+export function twoFactorRoutes(fastify: FastifyInstance, twoFactor: TwoFactorService) {
+  const app = withSchemaTypes(fastify);
   app.post(
     '/api/home/2fa',
     {
       config: { access: 'player' },
       schema: {
-        summary: 'Start turning on two-factor login: a new secret as text, as an otpauth:// URI and as a QR code image',
+        summary: 'Start turning on two-factor login with the password: a new secret as text, as an otpauth:// URI and as a QR code image',
         description:
           'Nothing changes at login until POST /api/home/2fa/confirm with a first code; starting again replaces a secret ' +
-          'not confirmed yet. 409 while two-factor login is on.',
+          'not confirmed yet. A wrong password is a 401 (the token stays valid) and counts as a failed login (429 after ' +
+          'too many). 409 while two-factor login is on.',
         tags: ['home'],
-        response: { 200: envelopeSchema(SETUP_SCHEMA, ok(SETUP_EXAMPLE, SETUP_MADE)), ...errorResponses(409) },
+        // password is not required by the schema: a missing one is a wrong one (401, counted).
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { password },
+          examples: [{ password: 'correct horse battery' }],
+        },
+        response: { 200: envelopeSchema(SETUP_SCHEMA, ok(SETUP_EXAMPLE, SETUP_MADE)), ...errorResponses(401, 409, 429) },
       },
     },
-    async (request) => ok(await twoFactor.begin(callerOf(request)), SETUP_MADE),
+    async (request) => ok(await twoFactor.begin(callerOf(request), request.body.password ?? '', request.ip), SETUP_MADE),
   );
 
-  app.post<{ Body: { code: string } }>(
+  app.post(
     '/api/home/2fa/confirm',
     {
       config: { access: 'player' },
@@ -82,7 +93,7 @@ export function twoFactorRoutes(app: FastifyInstance, twoFactor: TwoFactorServic
     async (request) => ok({ recovery_codes: await twoFactor.confirm(callerOf(request), request.body.code, request.ip) }, TURNED_ON),
   );
 
-  app.delete<{ Body: { password: string; code: string } }>(
+  app.delete(
     '/api/home/2fa',
     {
       config: { access: 'player' },
@@ -94,7 +105,7 @@ export function twoFactorRoutes(app: FastifyInstance, twoFactor: TwoFactorServic
           type: 'object',
           required: ['password', 'code'],
           additionalProperties: false,
-          properties: { password: { type: 'string', maxLength: 1024 }, code },
+          properties: { password, code },
           examples: [{ password: 'correct horse battery', code: '123456' }],
         },
         response: { 200: envelopeSchema(undefined, ok({}, TURNED_OFF)), ...errorResponses(401, 409, 429) },
@@ -106,7 +117,7 @@ export function twoFactorRoutes(app: FastifyInstance, twoFactor: TwoFactorServic
     },
   );
 
-  app.delete<{ Params: { identifier: string } }>(
+  app.delete(
     '/api/admin/user/:identifier/2fa',
     {
       config: { access: 'admin' },

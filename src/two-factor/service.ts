@@ -6,7 +6,7 @@
 // of drift either way. A code is taken by a conditional update of the account's last used step (`last_step < step`),
 // so that of two instances racing with the same code only one succeeds, and no code of that step or an earlier one
 // is taken again anywhere.
-import { randomInt } from 'node:crypto';
+import { CODE_ALPHABET, randomLetters } from '../crypto/random-letters.ts';
 import type { Kysely } from 'kysely';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
@@ -30,11 +30,12 @@ const STEP_MS = TOTP_PARAMETERS.period * 1000;
 /** One step of drift either way. */
 const WINDOW = 1;
 export const RECOVERY_CODE_COUNT = 10;
-// The mail codes' alphabet (no 0/O, 1/I look-alikes): 10 letters carry 50 bits; shown as XXXXX-XXXXX.
-const ALPHABET = '23456789ABCDEFGHJKLMNPQRSTUVWXYZ';
+// Recovery codes: 10 letters of the code alphabet carry 50 bits; shown as XXXXX-XXXXX.
 const RECOVERY_LENGTH = 10;
 const TOTP_FORM = /^\s*\d{3}\s?\d{3}\s*$/;
-const RECOVERY_FORM = new RegExp(`^\\s*[${ALPHABET}${ALPHABET.toLowerCase()}]{5}[-\\s]?[${ALPHABET}${ALPHABET.toLowerCase()}]{5}\\s*$`);
+const RECOVERY_FORM = new RegExp(
+  `^\\s*[${CODE_ALPHABET}${CODE_ALPHABET.toLowerCase()}]{5}[-\\s]?[${CODE_ALPHABET}${CODE_ALPHABET.toLowerCase()}]{5}\\s*$`,
+);
 
 export interface TwoFactorSetup {
   /** The secret in base32, for typing into an app. */
@@ -122,13 +123,47 @@ export class TwoFactorService implements SecondFactor {
     });
   }
 
+  async wasUsed(userId: number, code: string): Promise<boolean> {
+    const { db, clock, box } = this.deps;
+    if (TOTP_FORM.test(code)) {
+      const row = await db
+        .selectFrom('two_factor')
+        .select(['secret', 'last_step'])
+        .where('user_id', '=', userId)
+        .where('enabled_at', 'is not', null)
+        .executeTakeFirst();
+      if (!row) return false;
+      const now = clock.now();
+      const secret = new Secret({ buffer: new Uint8Array(box.open(row.secret, userId)).buffer });
+      const delta = TOTP.validate({ ...TOTP_PARAMETERS, token: code.replace(/\s/g, ''), secret, timestamp: now, window: WINDOW });
+      return delta !== null && Math.floor(now / STEP_MS) + delta <= row.last_step;
+    }
+    const recovery = normalizeRecovery(code);
+    if (recovery === null) return false;
+    const used = await db
+      .selectFrom('two_factor_recovery')
+      .select('user_id')
+      .where('user_id', '=', userId)
+      .where('code_hash', '=', box.hash(recovery))
+      .where('used_at', 'is not', null)
+      .executeTakeFirst();
+    return used !== undefined;
+  }
+
   // ---- the player's own switch ----
 
-  /** A new secret, not yet asked for at login: the player confirms a first code to turn two-factor login on. */
-  async begin(caller: Caller): Promise<TwoFactorSetup> {
+  /**
+   * A new secret, not yet asked for at login: the player confirms a first code to turn two-factor login on. Asks for
+   * the password (a wrong one counts as a failed login): whoever holds the secret decides who can log in, so a stolen
+   * session alone must not get one. The confirmation needs a code of this secret, which only this answer gave out.
+   */
+  async begin(caller: Caller, password: string, clientAddress: string): Promise<TwoFactorSetup> {
     const { db, clock, box } = this.deps;
     const userId = caller.user.id;
     if (await this.isOn(userId)) throw conflict('twoFactor.alreadyOnSetup');
+    if (!(await this.deps.failures.confirmOwnPassword(userId, password, clientAddress))) {
+      throw unauthorized('twoFactor.passwordWrong', { field: 'password' });
+    }
     const secret = new Secret({ size: 20 });
     const now = clock.now();
     try {
@@ -157,7 +192,7 @@ export class TwoFactorService implements SecondFactor {
     const pending = await this.deps.db.selectFrom('two_factor').select('enabled_at').where('user_id', '=', userId).executeTakeFirst();
     if (!pending) throw conflict('twoFactor.startFirst');
     if (pending.enabled_at !== null) throw conflict('twoFactor.alreadyOn');
-    await this.ensureAllowed(userId, clientAddress);
+    const attempt = await this.deps.failures.take(accountFailureKey(userId), clientAddress);
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, recoveryCode);
     // Turned on, its recovery codes and its audit entry in one transaction: all of them or none.
     const turnedOn = await this.deps.db.transaction().execute(async (trx) => {
@@ -172,24 +207,21 @@ export class TwoFactorService implements SecondFactor {
       return true;
     });
     if (!turnedOn) {
-      await this.countFailure(userId, clientAddress);
+      await attempt.failed(userId);
       // 400, not 401: the player is logged in, only this code is wrong.
       throw badRequest('twoFactor.setupCodeWrong', { field: 'code' });
     }
+    await attempt.passed();
     return codes;
   }
 
-  /** The player turns it off with the password and a code (or a recovery code); both count as login failures. */
+  /** The player turns it off with the password and a code (or a recovery code); wrong ones count as a failed login. */
   async turnOff(caller: Caller, password: string, code: string, clientAddress: string): Promise<void> {
     const userId = caller.user.id;
     if (!(await this.isOn(userId))) throw conflict(NOT_ON);
-    if (!(await this.deps.failures.confirmOwnPassword(userId, password, clientAddress))) {
-      throw unauthorized('twoFactor.passwordWrong', { field: 'password' });
-    }
-    if (!(await this.accept(userId, code))) {
-      await this.countFailure(userId, clientAddress);
-      throw unauthorized(CODE_WRONG, { field: 'code' });
-    }
+    const refusal = await this.deps.failures.confirmOwner(userId, password, clientAddress, () => this.accept(userId, code));
+    if (refusal === 'password') throw unauthorized('twoFactor.passwordWrong', { field: 'password' });
+    if (refusal !== null) throw unauthorized(CODE_WRONG, { field: 'code' });
     await this.remove(userId, async (trx, now) => {
       await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.2fa_off', target: userId, details: { by: 'player' } });
     });
@@ -258,24 +290,16 @@ export class TwoFactorService implements SecondFactor {
       await alsoDo(trx, now);
     });
   }
-
-  private ensureAllowed(userId: number, clientAddress: string) {
-    return this.deps.failures.ensureAllowed(accountFailureKey(userId), clientAddress);
-  }
-
-  private countFailure(userId: number, clientAddress: string) {
-    return this.deps.failures.count(userId, accountFailureKey(userId), clientAddress);
-  }
 }
 
 function recoveryCode(): string {
-  const letters = Array.from({ length: RECOVERY_LENGTH }, () => ALPHABET[randomInt(ALPHABET.length)]).join('');
+  const letters = randomLetters(RECOVERY_LENGTH);
   return `${letters.slice(0, 5)}-${letters.slice(5)}`;
 }
 
 /** A recovery code as stored (upper case, no dash or spaces), or null when `code` cannot be one. */
 function normalizeRecovery(code: string): string | null {
   const normalized = code.toUpperCase().replace(/[\s-]/g, '');
-  if (normalized.length !== RECOVERY_LENGTH || [...normalized].some((letter) => !ALPHABET.includes(letter))) return null;
+  if (normalized.length !== RECOVERY_LENGTH || [...normalized].some((letter) => !CODE_ALPHABET.includes(letter))) return null;
   return normalized;
 }

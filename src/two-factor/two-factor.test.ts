@@ -49,7 +49,7 @@ describeEachDatabase('two-factor login', (kind) => {
   /** A player with two-factor login on: their secret and recovery codes; the clock then stands one step later. */
   const playerWithTwoFactor = async (input: { password?: string } = {}) => {
     const player = await service.registerPlayer(input);
-    const setup = await service.call('POST', '/api/home/2fa', { token: player.token });
+    const setup = await service.call('POST', '/api/home/2fa', { token: player.token, body: { password: player.password } });
     assert.equal(setup.status, 200, setup.raw.toString());
     const secret = setup.body.data.secret as string;
     const confirmed = await service.call('POST', '/api/home/2fa/confirm', { token: player.token, body: { code: codeOf(secret) } });
@@ -61,7 +61,7 @@ describeEachDatabase('two-factor login', (kind) => {
   it('turns on from the profile: the secret as text, otpauth:// URI and QR code; on only after a first code; 10 recovery codes', async () => {
     const player = await service.registerPlayer();
     assert.equal((await service.call('GET', '/api/home', { token: player.token })).body.data.TwoFactor, false);
-    const setup = await service.call('POST', '/api/home/2fa', { token: player.token });
+    const setup = await service.call('POST', '/api/home/2fa', { token: player.token, body: { password: player.password } });
     assert.equal(setup.status, 200);
     const { secret, uri, qr } = setup.body.data as { secret: string; uri: string; qr: string };
     assert.match(secret, /^[A-Z2-7]{32}$/, '160 bits in base32');
@@ -98,7 +98,11 @@ describeEachDatabase('two-factor login', (kind) => {
       (await service.call('POST', '/api/home/2fa/confirm', { token: player.token, body: { code: codeOf(secret, 1) } })).status,
       409,
     );
-    assert.equal((await service.call('POST', '/api/home/2fa', { token: player.token })).status, 409, 'no new secret while on');
+    assert.equal(
+      (await service.call('POST', '/api/home/2fa', { token: player.token, body: { password: player.password } })).status,
+      409,
+      'no new secret while on',
+    );
 
     // Stored: the secret encrypted (neither its base32 nor its bytes appear), the recovery codes only as hashes.
     const id = await userId(player.mail);
@@ -188,14 +192,14 @@ describeEachDatabase('two-factor login', (kind) => {
     assert.equal((await login(other.username, other.password, player.recoveryCodes[2]!)).status, 401);
   });
 
-  it('wrong codes count against the login limits, and a right password does not clear them', async () => {
+  it('wrong codes count against the code limit of the account, and a right password does not clear them', async () => {
     const player = await playerWithTwoFactor();
     for (let attempt = 0; attempt < 10; attempt++) {
       const wrong = await login(player.username, player.password, wrongCodeOf(player.secret));
       assert.equal(wrong.status, 401, `attempt ${attempt + 1}`);
     }
     const limited = await login(player.username, player.password, codeOf(player.secret));
-    assert.equal(limited.status, 429, 'ten wrong codes from ten addresses: the account is limited, even with the right code');
+    assert.equal(limited.status, 429, '10 wrong codes from 10 addresses: the account is limited, even with the right code');
     assert.ok(Number(limited.headers['retry-after']) > 0);
     const viaGame = await service.call('POST', '/api/yggdrasil/authserver/authenticate', {
       body: { username: player.username, password: `${player.password}:${codeOf(player.secret)}` },
@@ -207,9 +211,38 @@ describeEachDatabase('two-factor login', (kind) => {
     assert.equal((await login(player.username, player.password, codeOf(player.secret))).status, 200, 'after the window');
   });
 
+  it('asks for the password to turn it on: a wrong or missing one is a 401 counted as a failed login, and no secret is made', async () => {
+    const player = await service.registerPlayer();
+    const ip = randomAddress();
+    const begin = (body: object) => service.call('POST', '/api/home/2fa', { token: player.token, body, ip });
+    const id = await userId(player.mail);
+    for (const body of [{}, { password: '' }, { password: 'not the password' }]) {
+      const refused = await begin(body);
+      assert.equal(refused.status, 401, JSON.stringify(refused.body));
+      assert.equal(refused.body.error, true);
+      assert.match(refused.body.msg, /password is wrong/);
+      assert.deepEqual(refused.body.data, {});
+    }
+    assert.equal(await service.db.selectFrom('two_factor').select('user_id').where('user_id', '=', id).executeTakeFirst(), undefined);
+    assert.equal((await service.call('GET', '/api/home', { token: player.token })).status, 200, 'the token stays valid');
+    // Failures count as failed logins: at the limit, even the right password is refused.
+    for (let failures = 3; failures < 10; failures++) assert.equal((await begin({ password: 'wrong' })).status, 401);
+    assert.equal((await begin({ password: player.password })).status, 429);
+    const elsewhere = await service.call('POST', '/api/home/2fa', {
+      token: player.token,
+      body: { password: player.password },
+      ip: randomAddress(),
+    });
+    assert.equal(elsewhere.status, 200, 'from another address the password still works: ten failures fill that address alone');
+    clock.advance(15 * 60_000);
+    const setup = await begin({ password: player.password });
+    assert.equal(setup.status, 200, JSON.stringify(setup.body));
+    assert.match(setup.body.data.secret, /^[A-Z2-7]{32}$/);
+  });
+
   it('wrong passwords while turning it off count as failed logins, and the burst is audited as at the login', async () => {
     const player = await playerWithTwoFactor();
-    for (let attempt = 0; attempt < 10; attempt++) {
+    for (let attempt = 0; attempt < 100; attempt++) {
       const wrong = await service.call('DELETE', '/api/home/2fa', {
         token: player.token,
         body: { password: `not the password ${attempt}`, code: codeOf(player.secret) },
@@ -218,7 +251,7 @@ describeEachDatabase('two-factor login', (kind) => {
       assert.equal(wrong.status, 401, `attempt ${attempt + 1}`);
     }
     const id = await userId(player.mail);
-    assert.equal((await auditOf('auth.login_failures', id)).length, 1, 'the tenth failure is audited');
+    assert.equal((await auditOf('auth.login_failures', id)).length, 1, 'the 100th failure is audited');
     assert.equal((await login(player.username, player.password, codeOf(player.secret))).status, 429, 'the login is limited too');
     const limited = await service.call('DELETE', '/api/home/2fa', {
       token: player.token,

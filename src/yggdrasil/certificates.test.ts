@@ -1,12 +1,13 @@
 // Player certificates (chat signing, Minecraft 1.19+) as the game parses and a game server verifies them: the PEM
 // layout the game looks for, the key pair, the times, and both signatures checked with node:crypto against the key
-// the service lists under /publickeys. On SQLite and PostgreSQL.
+// the service lists under /publickeys; the one pair kept per profile (the same answer until refreshedAfter, on every
+// instance, its private key sealed) and the limit per token. On SQLite and PostgreSQL.
 import assert from 'node:assert/strict';
 import { createPrivateKey, createPublicKey, randomBytes, sign, verify, type KeyObject } from 'node:crypto';
 import { after, before, it } from 'node:test';
 import { ManualClock } from '../../test/support/clock.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
-import { randomAddress, startService, type TestService } from '../../test/support/service.ts';
+import { randomAddress, startService, type Reply, type TestService } from '../../test/support/service.ts';
 
 const API = '/api/yggdrasil';
 const HOUR_MS = 3600_000;
@@ -46,6 +47,13 @@ describeEachDatabase('player certificates', (kind) => {
     const registered = await service.registerPlayer();
     const hex = `00${randomBytes(15).toString('hex')}`;
     const uuid = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20)}`;
+    // The account's UUID is its primary profile's (contract section 16): both rows carry it.
+    const { uuid: before } = await service.db
+      .selectFrom('users')
+      .select('uuid')
+      .where('mail', '=', registered.mail)
+      .executeTakeFirstOrThrow();
+    await service.db.updateTable('profiles').set({ uuid }).where('uuid', '=', before!).execute();
     await service.db.updateTable('users').set({ uuid }).where('mail', '=', registered.mail).execute();
     const login = await service.call('POST', `${API}/authserver/authenticate`, {
       body: { username: registered.mail, password: registered.password },
@@ -135,5 +143,70 @@ describeEachDatabase('player certificates', (kind) => {
     }
     const webToken = await certificates(`Bearer ${steve.token}`);
     assert.equal(webToken.status, 401, 'a web session token is not a game token');
+  });
+
+  /** What identifies a pair in an answer: both halves and the times (the signatures follow from them). */
+  const pairOf = (reply: Reply) => {
+    assert.equal(reply.status, 200, JSON.stringify(reply.body));
+    const { keyPair, expiresAt, refreshedAfter } = reply.body;
+    return { keyPair, expiresAt, refreshedAfter };
+  };
+
+  it('answers the same pair until refreshedAfter, then a new one', async () => {
+    const steve = await playerWithZeroByteUuid();
+    const first = pairOf(await certificates(`Bearer ${steve.accessToken}`));
+    clock.advance(36 * HOUR_MS - 1);
+    assert.deepEqual(pairOf(await certificates(`Bearer ${steve.accessToken}`)), first, 'kept until refreshedAfter');
+    clock.advance(1);
+    const renewed = pairOf(await certificates(`Bearer ${steve.accessToken}`));
+    assert.notEqual(renewed.keyPair.privateKey, first.keyPair.privateKey, 'a new pair from refreshedAfter on');
+    assert.equal(renewed.expiresAt, new Date(clock.now() + 48 * HOUR_MS).toISOString());
+    assert.deepEqual(pairOf(await certificates(`Bearer ${steve.accessToken}`)), renewed);
+  });
+
+  it('answers the same pair on another instance of the same database, also when both are asked at once', async () => {
+    const other = await startService(kind, { clock, database: service.database, mailbox: service.mailbox });
+    try {
+      const steve = await playerWithZeroByteUuid();
+      const ask = (instance: TestService) =>
+        instance.call('POST', `${API}/minecraftservices/player/certificates`, {
+          headers: { authorization: `Bearer ${steve.accessToken}` },
+        });
+      const [here, there] = await Promise.all([ask(service), ask(other)]);
+      assert.deepEqual(pairOf(there), pairOf(here));
+      assert.deepEqual(pairOf(await ask(other)), pairOf(here));
+      const rows = await service.db.selectFrom('player_certificates').select('id').where('profile_uuid', '=', steve.uuid).execute();
+      assert.equal(rows.length, 1, 'one stored pair');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('keeps the private key sealed in the database', async () => {
+    const steve = await playerWithZeroByteUuid();
+    const { keyPair } = pairOf(await certificates(`Bearer ${steve.accessToken}`));
+    const privateDer = gamePemBody(keyPair.privateKey, 'RSA PRIVATE KEY');
+    const row = await service.db
+      .selectFrom('player_certificates')
+      .selectAll()
+      .where('profile_uuid', '=', steve.uuid)
+      .executeTakeFirstOrThrow();
+    const stored = JSON.stringify(row);
+    for (const clear of [privateDer.toString('base64'), privateDer.toString('base64url'), privateDer.toString('hex'), keyPair.privateKey]) {
+      assert.ok(!stored.includes(clear.slice(40, 120)), 'no part of the private key in clear');
+    }
+    assert.match(row.private_key, /^v1\./);
+  });
+
+  it('refuses the 11th request of a minute with one access token: 429 in the Yggdrasil shape', async () => {
+    const steve = await playerWithZeroByteUuid();
+    for (let call = 1; call <= 10; call++) assert.equal((await certificates(`Bearer ${steve.accessToken}`)).status, 200, `call ${call}`);
+    const refused = await certificates(`Bearer ${steve.accessToken}`);
+    assert.equal(refused.status, 429);
+    assert.deepEqual(Object.keys(refused.body).sort(), ['error', 'errorMessage']);
+    assert.equal(refused.body.error, 'ForbiddenOperationException');
+    assert.ok(Number(refused.headers['retry-after']) > 0);
+    clock.advance(60_000);
+    assert.equal((await certificates(`Bearer ${steve.accessToken}`)).status, 200, 'allowed again the next minute');
   });
 });

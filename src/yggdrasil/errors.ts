@@ -1,6 +1,7 @@
 // The Yggdrasil API's error shape and fixed texts (authlib-injector's server specification): `{error, errorMessage}`,
 // no envelope. Statuses and messages are decided as everywhere else (src/http/envelope.ts); this only names them.
 import { STATUS_CODES } from 'node:http';
+import type { LoginRefusal } from '../accounts/credentials.ts';
 import { ApiError, errorResponsesOf, type ErrorBody, type ErrorStatus } from '../http/envelope.ts';
 
 /** Where the API lives, relative to PUBLIC_URL. */
@@ -29,9 +30,16 @@ export const TOTP_REQUIRED =
   'Invalid credentials. This account has two-factor login on: type your password, a colon and the code from your authenticator app (password:123456).';
 export const TOTP_WRONG =
   'Invalid credentials. The two-factor code is wrong or was already used: type password:code with the current code.';
+export const TOTP_USED =
+  'Invalid credentials. This two-factor code was already used: wait for the next code in your authenticator app (a new one comes every 30 seconds) and type password:code with it.';
+const REFUSED_LOGIN: Record<LoginRefusal, string> = {
+  credentials: INVALID_CREDENTIALS,
+  'code-required': TOTP_REQUIRED,
+  'code-wrong': TOTP_WRONG,
+  'code-used': TOTP_USED,
+};
 /** The refusal of the one credential check (accounts/credentials.ts) in this API's words. */
-export const refusedLogin = (refusal: 'credentials' | 'code-required' | 'code-wrong') =>
-  new ApiError(403, refusal === 'code-required' ? TOTP_REQUIRED : refusal === 'code-wrong' ? TOTP_WRONG : INVALID_CREDENTIALS);
+export const refusedLogin = (refusal: LoginRefusal) => new ApiError(403, REFUSED_LOGIN[refusal]);
 
 /** The error answer in the OpenAPI document. */
 export const YGGDRASIL_ERROR_SCHEMA = {
@@ -45,4 +53,5 @@ export const YGGDRASIL_ERROR_SCHEMA = {
   examples: [{ error: 'ForbiddenOperationException', errorMessage: INVALID_TOKEN }],
 } as const;
 
-export const yggdrasilErrors = (...statuses: ErrorStatus[]) => errorResponsesOf(YGGDRASIL_ERROR_SCHEMA.$id, ...statuses);
+export const yggdrasilErrors = <const Status extends ErrorStatus>(...statuses: Status[]) =>
+  errorResponsesOf(YGGDRASIL_ERROR_SCHEMA.$id, ...statuses);

@@ -10,7 +10,8 @@ import { after, before, it, mock } from 'node:test';
 import { createClient, createServer, type Client, type ClientOptions, type Server, type ServerClient } from 'minecraft-protocol';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { skinFile } from '../../test/support/fixtures.ts';
-import { PUBLIC_URL, startService, type TestService } from '../../test/support/service.ts';
+import { PUBLIC_URL, startService, uniqueName, type TestService } from '../../test/support/service.ts';
+import { DEFAULT_PROFILE_SETTINGS } from '../settings.ts';
 
 const API = '/api/yggdrasil';
 const GAME_VERSION = '1.21.1';
@@ -44,7 +45,8 @@ describeEachDatabase('online-mode login with minecraft-protocol', (kind) => {
   const joined: ServerClient[] = [];
 
   before(async () => {
-    service = await startService(kind);
+    // Two profiles per account: an account's second profile plays on its own (contract section 16).
+    service = await startService(kind, { settings: { profiles: { ...DEFAULT_PROFILE_SETTINGS, maxProfiles: 2 } } });
     await service.app.listen({ port: 0, host: '127.0.0.1' });
     root = `http://127.0.0.1:${(service.app.server.address() as { port: number }).port}${API}`;
     restoreSessions = redirectGameServerSessions(`${root}/sessionserver`);
@@ -155,6 +157,37 @@ describeEachDatabase('online-mode login with minecraft-protocol', (kind) => {
       const payload = JSON.parse(Buffer.from(textures.value, 'base64').toString('utf8'));
       assert.equal(payload.profileName, steve.username);
       assert.deepEqual(payload.textures.SKIN, { url: `${PUBLIC_URL}/textures/${skinDigest}`, metadata: { model: 'slim' } });
+    } finally {
+      await disconnect(client);
+    }
+  });
+
+  it("lets an account's second profile in by its name, as that profile with its own skin", async () => {
+    const steve = await player();
+    const second = await service.call('POST', '/api/home/profiles', { token: steve.token, body: { name: uniqueName('Alt') } });
+    assert.equal(second.status, 201);
+    const { uuid, name } = second.body.data as { uuid: string; name: string };
+    const uploaded = await service.upload('/api/home/skins', steve.token, {}, skinFile('classic'));
+    const worn = await service.call('PATCH', `/api/home/profiles/${uuid}`, {
+      token: steve.token,
+      body: { selected_skin: uploaded.body.data.uuid },
+    });
+    assert.equal(worn.status, 200);
+    // The account's first skin went to the primary profile too; this one takes it off, so only the second wears one.
+    await service.call('PATCH', `/api/home/profiles/${steve.uuid}`, { token: steve.token, body: { selected_skin: null } });
+
+    const client = gameClient({ username: name, password: steve.password });
+    try {
+      const result = await outcome(client);
+      assert.ok('joined' in result, `the second profile got in (${'error' in result ? result.error.message : ''})`);
+      assert.equal(result.joined.uuid, uuid);
+      assert.equal(result.joined.username, name);
+      const profile = result.joined.profile as { properties: { name: string; value: string }[] };
+      const textures = JSON.parse(
+        Buffer.from(profile.properties.find((property) => property.name === 'textures')!.value, 'base64').toString(),
+      );
+      assert.equal(textures.profileName, name);
+      assert.equal(textures.textures.SKIN.url, `${PUBLIC_URL}/textures/${uploaded.body.data.digest}`);
     } finally {
       await disconnect(client);
     }

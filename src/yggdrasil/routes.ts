@@ -2,7 +2,9 @@
 // are `{error, errorMessage}` (errors.ts), answers follow authlib-injector's specification and Mojang's shapes.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { LOOKUP_NAME } from '../minecraft/player-names.ts';
 import { readFileSync } from 'node:fs';
+import { callerOf } from '../accounts/authenticate.ts';
 import { useErrorShape } from '../http/envelope.ts';
 import type { ServiceKey } from '../signing/service-key.ts';
 import { readUpload, uploadLimits } from '../textures/multipart.ts';
@@ -24,6 +26,7 @@ import {
   type ApiMetadata,
   type PublicKeys,
 } from './shapes.ts';
+import { objectSchema, withSchemaTypes } from '../http/schema-types.ts';
 
 const VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
@@ -31,15 +34,15 @@ export interface YggdrasilRouteOptions {
   publicUrl: string;
   serverName: string;
   maxTextureBytes: number;
+  /** YGGDRASIL_CONNECT: the metadata names the discovery document. */
+  yggdrasilConnect: boolean;
 }
 
 const tags = ['game login (Yggdrasil)'];
 const text = { type: 'string', maxLength: 512 } as const;
-const bodyOf = (required: string[], properties: Record<string, object>, example: object) =>
-  ({ type: 'object', required, properties, examples: [example] }) as const;
 const TOKEN_EXAMPLE = { accessToken: AUTHENTICATE_EXAMPLE.accessToken, clientToken: AUTHENTICATE_EXAMPLE.clientToken };
 const CREDENTIALS_EXAMPLE = { username: 'steve@example.org', password: 'correct horse battery' };
-const tokenBody = bodyOf(['accessToken'], { accessToken: text, clientToken: text }, TOKEN_EXAMPLE);
+const tokenBody = objectSchema(['accessToken'], { accessToken: text, clientToken: text }, TOKEN_EXAMPLE);
 const noContent = { 204: { description: 'Done', type: 'null' } } as const;
 const profileParam = { type: 'object', required: ['uuid'], properties: { uuid: { type: 'string', maxLength: 64 } } } as const;
 const textureParams = {
@@ -49,12 +52,13 @@ const textureParams = {
 } as const;
 
 export async function yggdrasilRoutes(
-  app: FastifyInstance,
+  fastify: FastifyInstance,
   ygg: YggdrasilService,
   library: TextureLibrary,
   serviceKey: () => Promise<ServiceKey>,
   options: YggdrasilRouteOptions,
 ) {
+  const app = withSchemaTypes(fastify);
   useErrorShape(app, API_ROOT_PATH, yggdrasilErrorBody, YGGDRASIL_ERROR_SCHEMA);
   const at = (path: string) => `${API_ROOT_PATH}${path}`;
   const empty = (reply: FastifyReply) => reply.code(204).send();
@@ -66,6 +70,8 @@ export async function yggdrasilRoutes(
       implementationVersion: VERSION,
       links: { homepage: `${options.publicUrl}/`, register: `${options.publicUrl}/register` },
       'feature.non_email_login': true,
+      'feature.no_email_login': true,
+      ...(options.yggdrasilConnect && { 'feature.openid_configuration_url': `${options.publicUrl}/.well-known/openid-configuration` }),
       'feature.enable_profile_key': true,
       'feature.legacy_skin_api': true,
       'feature.no_mojang_namespace': true,
@@ -89,13 +95,13 @@ export async function yggdrasilRoutes(
   }
 
   // ---- authserver ----
-  app.post<{ Body: { username: string; password: string; clientToken?: string; requestUser?: boolean } }>(
+  app.post(
     at('authserver/authenticate'),
     {
       schema: {
         summary: 'Log in with the mail address or player name and the password; the token is bound to the account’s profile',
         tags,
-        body: bodyOf(
+        body: objectSchema(
           ['username', 'password'],
           {
             username: text,
@@ -112,13 +118,13 @@ export async function yggdrasilRoutes(
     async (request) => ygg.authenticate(request.body, request.ip),
   );
 
-  app.post<{ Body: { accessToken: string; clientToken?: string; requestUser?: boolean; selectedProfile?: { id?: string } } }>(
+  app.post(
     at('authserver/refresh'),
     {
       schema: {
         summary: 'A new access token for this one (also after a rename, returning the new name); the old one stops working',
         tags,
-        body: bodyOf(
+        body: objectSchema(
           ['accessToken'],
           {
             accessToken: text,
@@ -146,7 +152,7 @@ export async function yggdrasilRoutes(
     async (request) => ygg.refresh(request.body),
   );
 
-  app.post<{ Body: { accessToken: string; clientToken?: string } }>(
+  app.post(
     at('authserver/validate'),
     {
       schema: {
@@ -162,7 +168,7 @@ export async function yggdrasilRoutes(
     },
   );
 
-  app.post<{ Body: { accessToken: string } }>(
+  app.post(
     at('authserver/invalidate'),
     { schema: { summary: 'Revokes the token; 204 whether or not it was live', tags, body: tokenBody, response: noContent } },
     async (request, reply) => {
@@ -171,13 +177,13 @@ export async function yggdrasilRoutes(
     },
   );
 
-  app.post<{ Body: { username: string; password: string } }>(
+  app.post(
     at('authserver/signout'),
     {
       schema: {
         summary: 'Revokes every game token of the account (needs the password)',
         tags,
-        body: bodyOf(['username', 'password'], { username: text, password: text }, CREDENTIALS_EXAMPLE),
+        body: objectSchema(['username', 'password'], { username: text, password: text }, CREDENTIALS_EXAMPLE),
         response: { ...noContent, ...yggdrasilErrors(403, 429) },
       },
     },
@@ -188,13 +194,13 @@ export async function yggdrasilRoutes(
   );
 
   // ---- sessionserver ----
-  app.post<{ Body: { accessToken: string; selectedProfile: string; serverId: string } }>(
+  app.post(
     at('sessionserver/session/minecraft/join'),
     {
       schema: {
         summary: 'The game client joins a server: remembered for 30 seconds, for the server’s hasJoined',
         tags,
-        body: bodyOf(
+        body: objectSchema(
           ['accessToken', 'selectedProfile', 'serverId'],
           { accessToken: text, selectedProfile: text, serverId: text },
           {
@@ -212,7 +218,7 @@ export async function yggdrasilRoutes(
     },
   );
 
-  app.get<{ Querystring: { username: string; serverId: string; ip?: string } }>(
+  app.get(
     at('sessionserver/session/minecraft/hasJoined'),
     {
       schema: {
@@ -229,7 +235,7 @@ export async function yggdrasilRoutes(
     },
   );
 
-  app.get<{ Params: { uuid: string }; Querystring: { unsigned?: string } }>(
+  app.get(
     at('sessionserver/session/minecraft/profile/:uuid'),
     {
       schema: {
@@ -252,16 +258,16 @@ export async function yggdrasilRoutes(
     tags,
     body: { type: 'array', items: { type: 'string', maxLength: 64 }, examples: [['Steve', 'Alex']] },
     response: { 200: { type: 'array', items: PROFILE_REF_SCHEMA, examples: [[PROFILE_REF_EXAMPLE]] } },
-  };
+  } as const;
   // The game asks api.mojang.com's path before 1.20.3, api.minecraftservices.com's after, and newer versions both.
   for (const path of [
     'api/profiles/minecraft',
     'minecraftservices/minecraft/profile/lookup/bulk/byname',
     'api/minecraft/profile/lookup/bulk/byname',
   ]) {
-    app.post<{ Body: string[] }>(at(path), { schema: lookupSchema }, async (request) => ygg.lookUpNames(request.body));
+    app.post(at(path), { schema: lookupSchema }, async (request) => ygg.lookUpNames(request.body));
   }
-  app.get<{ Params: { name: string } }>(
+  app.get(
     at('api/minecraft/profile/lookup/name/:name'),
     {
       schema: {
@@ -278,11 +284,13 @@ export async function yggdrasilRoutes(
   );
 
   // ---- api: the player's own textures, from the launcher ----
-  await app.register(async (uploads) => {
+  await fastify.register(async (plugin) => {
+    const uploads = withSchemaTypes(plugin);
     await uploads.register(multipart, { limits: uploadLimits(options.maxTextureBytes) });
-    uploads.put<{ Params: { uuid: string; texture: 'skin' | 'cape' } }>(
+    uploads.put(
       at('api/user/profile/:uuid/:texture'),
       {
+        config: { access: 'game' },
         schema: {
           summary: 'Upload and wear a skin (multipart `model` = slim or anything else for classic, `file` = PNG); capes: 403',
           tags,
@@ -299,18 +307,21 @@ export async function yggdrasilRoutes(
         },
       },
       async (request, reply) => {
-        const { uuid, texture } = request.params;
-        if (texture === 'cape') return ygg.refuseCapeUpload(request.headers.authorization, uuid);
+        const caller = callerOf(request);
+        // The checks before the body (the token's came before this handler): a refused upload is answered at once,
+        // never read up to the size limit.
+        ygg.checkUpload(caller, request.params.uuid, request.params.texture);
         const upload = await readUpload(request, 'file', options.maxTextureBytes);
         const slim = upload.fields.get('model')?.at(-1) === 'slim';
-        await ygg.uploadSkin(request.headers.authorization, uuid, upload.file, slim);
+        await ygg.uploadSkin(caller, upload.file, slim);
         return empty(reply);
       },
     );
   });
-  app.delete<{ Params: { uuid: string; texture: 'skin' | 'cape' } }>(
+  app.delete(
     at('api/user/profile/:uuid/:texture'),
     {
+      config: { access: 'game' },
       schema: {
         summary: 'Wear no skin (the game draws its default) or no cape; the wardrobe keeps them',
         tags,
@@ -319,7 +330,7 @@ export async function yggdrasilRoutes(
       },
     },
     async (request, reply) => {
-      await ygg.takeOff(request.headers.authorization, request.params.uuid, request.params.texture);
+      await ygg.takeOff(callerOf(request), request.params.uuid, request.params.texture);
       return empty(reply);
     },
   );
@@ -328,13 +339,14 @@ export async function yggdrasilRoutes(
   app.post(
     at('minecraftservices/player/certificates'),
     {
+      config: { access: 'game' },
       schema: {
         summary: 'A chat-signing key pair for the player, signed by the service key (Minecraft 1.19+)',
         tags,
-        response: { 200: { ...PLAYER_CERTIFICATES_SCHEMA, examples: [PLAYER_CERTIFICATES_EXAMPLE] }, ...yggdrasilErrors(401) },
+        response: { 200: { ...PLAYER_CERTIFICATES_SCHEMA, examples: [PLAYER_CERTIFICATES_EXAMPLE] }, ...yggdrasilErrors(401, 429) },
       },
     },
-    async (request) => ygg.certificates(request.headers.authorization),
+    async (request) => ygg.certificates(callerOf(request)),
   );
   app.get(
     at('minecraftservices/publickeys'),
@@ -346,13 +358,13 @@ export async function yggdrasilRoutes(
   );
 
   // ---- the legacy skin address of old game versions ----
-  app.get<{ Params: { file: string } }>(
+  app.get(
     at('skins/MinecraftSkins/:file'),
     {
       schema: {
         summary: 'The skin file of a player, by name ({name}.png); 404 when the player wears none',
         tags,
-        params: { type: 'object', required: ['file'], properties: { file: { type: 'string', pattern: '^[A-Za-z0-9_]{1,16}\\.png$' } } },
+        params: { type: 'object', required: ['file'], properties: { file: { type: 'string', pattern: `^${LOOKUP_NAME}\\.png$` } } },
         response: {
           200: { description: 'The skin PNG', content: { 'image/png': { schema: { type: 'string', format: 'binary' } } } },
           ...yggdrasilErrors(404),

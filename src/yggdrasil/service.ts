@@ -3,6 +3,7 @@
 // rule, joins through the join records the launcher API shares.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { Caller, CallerUser } from '../accounts/authenticate.ts';
 import { normalizeUuid } from '../accounts/identifiers.ts';
 import type { Credentials } from '../accounts/credentials.ts';
 import { usernameKey } from '../accounts/rules.ts';
@@ -10,14 +11,13 @@ import { revokeGameTokens } from '../accounts/service.ts';
 import { STANDING_MESSAGES, standingProblem } from '../accounts/standing.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
-import { ApiError, fixedError } from '../http/envelope.ts';
+import { fixedError } from '../http/envelope.ts';
 import { t } from '../i18n/i18n.ts';
-import { bearerToken } from '../http/secrets.ts';
 import type { JoinRecords } from '../joins/join-records.ts';
-import type { ServiceKey } from '../signing/service-key.ts';
+import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { Wardrobe } from '../textures/wardrobe.ts';
 import type { PlayerWearing, playerWearingLookups } from '../textures/worn.ts';
-import { playerCertificates } from './certificates.ts';
+import { CERTIFICATES_PER_TOKEN, type PlayerCertificateKeys } from './certificates.ts';
 import { invalidToken, refusedLogin } from './errors.ts';
 import type { GameProfiles } from './profiles.ts';
 import {
@@ -30,7 +30,7 @@ import {
   type ProfileRef,
   type RefreshAnswer,
 } from './shapes.ts';
-import type { GameTokens, LiveGameToken, TokenHolder } from './tokens.ts';
+import type { GameTokens, PlayingUser, UsableGameToken } from './tokens.ts';
 
 /** Mojang caps a name lookup at 10; the contract allows 100. */
 export const MAX_NAMES_PER_LOOKUP = 100;
@@ -44,41 +44,62 @@ export interface YggdrasilDeps {
   players: ReturnType<typeof playerWearingLookups>;
   joins: JoinRecords;
   wardrobe: Wardrobe;
-  serviceKey: () => Promise<ServiceKey>;
+  certificates: PlayerCertificateKeys;
+  limiter: RateLimiter;
   offlineSkins: boolean;
 }
 
-type FinishedHolder = TokenHolder & { uuid: string; username: string };
-
-const profileOf = (user: FinishedHolder): ProfileRef => ({ id: unsignedUuid(user.uuid), name: user.username });
+const profileRef = (profile: { uuid: string; name: string }): ProfileRef => ({ id: unsignedUuid(profile.uuid), name: profile.name });
 
 /** The user object launchers ask for with requestUser; the pages are in English for now. */
 const gameUser = (userId: number): GameUser => ({ id: userUuid(userId), properties: [{ name: 'preferredLanguage', value: 'en' }] });
 
+/** The game login is a way in for launchers that speak only the password login: app passwords work on it. */
+const APP_PASSWORDS = { appPasswords: true };
+
 export class YggdrasilService {
   constructor(private readonly deps: YggdrasilDeps) {}
 
+  /**
+   * Contract section 16: the token is bound when the account has one profile, or when the login was one of its
+   * profile names (then that profile is the only one offered); a mail login of an account with several is unbound,
+   * and the launcher binds it with refresh.
+   */
   async authenticate(
     input: { username: string; password: string; clientToken?: string; requestUser?: boolean },
     clientAddress: string,
   ): Promise<AuthenticateAnswer> {
-    // With two-factor login on, the code follows the password's last colon (password:123456).
-    const { user, refusal } = await this.deps.credentials.check(input.username, input.password, clientAddress, 'after-colon');
+    // With two-factor login on, the code follows the password's last colon (password:123456); an app password
+    // needs none.
+    const { user, refusal, namedProfileId } = await this.deps.credentials.check(
+      input.username,
+      input.password,
+      clientAddress,
+      'after-colon',
+      APP_PASSWORDS,
+    );
     if (!user) throw refusedLogin(refusal);
     const player = this.inGoodStanding(user);
+    const owned = await this.profilesOf(player.id);
+    const named = owned.find((profile) => profile.id === namedProfileId);
+    const available = named ? [named] : owned;
+    const bound = available.length === 1 ? available[0]! : null;
     const clientToken = input.clientToken ?? randomUUID().replace(/-/g, '');
-    const accessToken = await this.deps.tokens.issue(this.deps.db, player.id, clientToken, player.username);
-    const profile = profileOf(player);
+    const accessToken = await this.deps.tokens.issue(this.deps.db, player.id, clientToken, bound);
     return {
       accessToken,
       clientToken,
-      availableProfiles: [profile],
-      selectedProfile: profile,
+      availableProfiles: available.map(profileRef),
+      ...(bound ? { selectedProfile: profileRef(bound) } : {}),
       ...(input.requestUser ? { user: gameUser(player.id) } : {}),
     };
   }
 
-  /** A new token for a live one, also one only temporarily invalid after a rename; the old one stops working. */
+  /**
+   * A new token for a live one, also one only temporarily invalid after a rename; the old one stops working.
+   * `selectedProfile` binds an unbound token to that profile of the account; a bound token accepts its own profile
+   * again (launchers repeat it) and refuses any other.
+   */
   async refresh(input: {
     accessToken: string;
     clientToken?: string;
@@ -87,22 +108,26 @@ export class YggdrasilService {
   }): Promise<RefreshAnswer> {
     const token = await this.deps.tokens.find(input.accessToken, input.clientToken);
     if (!token) throw invalidToken();
+    // Contract section 18: a launcher renews it with its OAuth refresh token.
+    if (token.oauth) throw fixedError(403, 'This token came from Yggdrasil Connect: refresh it with its OAuth refresh token.');
     const player = this.inGoodStanding(token.user);
-    // Every token here is bound to the account's one profile at authenticate: naming another profile is the
-    // specification's "already has a profile assigned"; naming the same one is accepted.
     const asked = input.selectedProfile;
-    if (asked && (asked.id === undefined || normalizeUuid(asked.id) !== player.uuid)) {
-      throw fixedError(400, 'Access token already has a profile assigned.');
+    const askedUuid = asked?.id === undefined ? null : normalizeUuid(asked.id);
+    let bound: { id: number; uuid: string; name: string } | null = token.profile;
+    if (asked && bound && askedUuid !== bound.uuid) throw fixedError(400, 'Access token already has a profile assigned.');
+    if (asked && !bound) {
+      bound = (await this.profilesOf(player.id)).find((profile) => profile.uuid === askedUuid) ?? null;
+      if (!bound) throw fixedError(403, "That profile is not this account's");
     }
     const accessToken = await this.deps.db.transaction().execute(async (trx) => {
       // Refreshes of one token at the same moment all found it live: only the one that revokes it gets a new token.
       if ((await this.deps.tokens.revoke(trx, [token.id])) === 0) throw invalidToken();
-      return this.deps.tokens.issue(trx, player.id, token.clientToken, player.username);
+      return this.deps.tokens.issue(trx, player.id, token.clientToken, bound);
     });
     return {
       accessToken,
       clientToken: token.clientToken,
-      selectedProfile: profileOf(player),
+      ...(bound ? { selectedProfile: profileRef(bound) } : {}),
       ...(input.requestUser ? { user: gameUser(player.id) } : {}),
     };
   }
@@ -118,23 +143,24 @@ export class YggdrasilService {
   }
 
   async signout(username: string, password: string, clientAddress: string): Promise<void> {
-    const { user, refusal } = await this.deps.credentials.check(username, password, clientAddress, 'after-colon');
+    const { user, refusal } = await this.deps.credentials.check(username, password, clientAddress, 'after-colon', APP_PASSWORDS);
     if (!user) throw refusedLogin(refusal);
     await revokeGameTokens(this.deps.db, user.id, this.deps.clock.now());
   }
 
   /** The client tells us it joins a game server; the server will ask hasJoined within seconds. */
   async join(input: { accessToken: string; selectedProfile: string; serverId: string }, clientAddress: string): Promise<void> {
-    const { player } = await this.validToken(input.accessToken);
-    if (normalizeUuid(input.selectedProfile) !== player.uuid) throw invalidToken();
-    await this.deps.joins.remember(player.id, input.serverId, clientAddress);
+    // A token bound to no profile, or to another one, joins as nobody.
+    const { profile } = await this.validToken(input.accessToken);
+    if (!profile || normalizeUuid(input.selectedProfile) !== profile.uuid) throw invalidToken();
+    await this.deps.joins.remember(profile.id, input.serverId, clientAddress);
   }
 
   /** The signed profile when the named player joined with this server id (and from `ip`, when given); else null. */
   async hasJoined(username: string, serverId: string, ip?: string): Promise<GameProfile | null> {
     const player = await this.deps.players.byUsernameKey(usernameKey(username));
     if (!player || standingProblem(player.standing) !== null) return null;
-    if (!(await this.deps.joins.joined(player.userId, serverId, ip))) return null;
+    if (!(await this.deps.joins.joined(player.profileId, serverId, ip))) return null;
     return this.deps.profiles.profile(player, { signed: true });
   }
 
@@ -156,35 +182,34 @@ export class YggdrasilService {
     if (names.length > MAX_NAMES_PER_LOOKUP) throw fixedError(400, `At most ${MAX_NAMES_PER_LOOKUP} names per lookup`);
     const keys = [...new Set(names.map(usernameKey))];
     if (keys.length === 0) return [];
-    const rows = await this.deps.db
-      .selectFrom('users')
-      .select(['uuid', 'username'])
-      .where('username_key', 'in', keys)
-      .where('uuid', 'is not', null)
-      .execute();
-    return rows.map((row) => ({ id: unsignedUuid(row.uuid!), name: row.username! }));
+    const rows = await this.deps.db.selectFrom('profiles').select(['uuid', 'name']).where('name_key', 'in', keys).execute();
+    return rows.map(profileRef);
   }
 
-  /** PUT api/user/profile/{uuid}/skin: the skin enters the player's wardrobe and is worn. */
-  async uploadSkin(bearer: string | undefined, profileId: string, png: Buffer, slim: boolean): Promise<void> {
-    const player = await this.ownProfile(bearer, profileId);
-    await this.deps.wardrobe.uploadSkin(player, { png, slim, name: 'From the launcher', wear: true });
+  /**
+   * PUT api/user/profile/{uuid}/{texture}, before its body is read: refuses a token of another profile, and any cape
+   * (capes come from admins, never from a launcher).
+   */
+  checkUpload(caller: Caller, profileId: string, texture: 'skin' | 'cape'): void {
+    this.ownProfile(caller, profileId);
+    if (texture === 'cape') throw fixedError(403, 'Capes are given by the administrators; a launcher cannot upload one');
   }
 
-  async takeOff(bearer: string | undefined, profileId: string, texture: 'skin' | 'cape'): Promise<void> {
-    const player = await this.ownProfile(bearer, profileId);
-    await this.deps.wardrobe.takeOff(player, texture);
+  /** PUT api/user/profile/{uuid}/skin, once checkUpload let it through: the skin enters the wardrobe and is worn. */
+  async uploadSkin(caller: Caller, png: Buffer, slim: boolean): Promise<void> {
+    await this.deps.wardrobe.uploadSkin(caller.user, { png, slim, name: 'From the launcher', wear: caller.profile!.uuid });
   }
 
-  /** PUT api/user/profile/{uuid}/cape: capes come from admins, never from a launcher. */
-  async refuseCapeUpload(bearer: string | undefined, profileId: string): Promise<never> {
-    await this.ownProfile(bearer, profileId);
-    throw fixedError(403, 'Capes are given by the administrators; a launcher cannot upload one');
+  async takeOff(caller: Caller, profileId: string, texture: 'skin' | 'cape'): Promise<void> {
+    this.ownProfile(caller, profileId);
+    await this.deps.wardrobe.takeOff(caller.user, caller.profile!.uuid, texture);
   }
 
-  async certificates(bearer: string | undefined): Promise<PlayerCertificates> {
-    const { player } = await this.bearerTokenOf(bearer);
-    return playerCertificates(await this.deps.serviceKey(), player.uuid, this.deps.clock.now());
+  async certificates(caller: Caller): Promise<PlayerCertificates> {
+    // A key pair is a profile's: a token bound to none has none.
+    if (!caller.profile) throw fixedError(403, 'This access token is bound to no profile');
+    await this.deps.limiter.take(CERTIFICATES_PER_TOKEN, String(caller.session.id));
+    return this.deps.certificates.forProfile(caller.user.id, caller.profile.uuid);
   }
 
   async legacySkin(name: string): Promise<PlayerWearing | null> {
@@ -192,37 +217,26 @@ export class YggdrasilService {
   }
 
   /** A live token whose account may play and whose player name is still the one it was issued for. */
-  private async validToken(accessToken: string, clientToken?: string): Promise<{ token: LiveGameToken; player: FinishedHolder }> {
-    const token = await this.deps.tokens.find(accessToken, clientToken);
-    if (!token || standingProblem({ ...token.user, level: token.user.perms }) !== null) throw invalidToken();
-    const player = token.user as FinishedHolder;
-    if (player.username !== token.profileName) throw invalidToken();
-    return { token, player };
-  }
-
-  /** The Bearer token of api/user and minecraftservices calls: 401 without a valid one. */
-  private async bearerTokenOf(header: string | undefined) {
-    const token = bearerToken(header);
-    if (!token) throw fixedError(401, 'Send the header Authorization: Bearer <access token>');
-    try {
-      return await this.validToken(token);
-    } catch (error) {
-      if (error instanceof ApiError) throw fixedError(401, 'The access token is invalid, expired or revoked; log in again');
-      throw error;
-    }
+  private async validToken(accessToken: string, clientToken?: string): Promise<UsableGameToken> {
+    const token = await this.deps.tokens.usable(accessToken, clientToken);
+    if (!token) throw invalidToken();
+    return token;
   }
 
   /** Nobody changes another player's textures: the token's profile must be the one in the path. */
-  private async ownProfile(bearer: string | undefined, profileId: string): Promise<FinishedHolder> {
-    const { player } = await this.bearerTokenOf(bearer);
-    if (normalizeUuid(profileId) !== player.uuid) throw fixedError(403, "This access token is not this profile's");
-    return player;
+  private ownProfile(caller: Caller, profileId: string): void {
+    if (normalizeUuid(profileId) !== caller.profile?.uuid) throw fixedError(403, "This access token is not this profile's");
+  }
+
+  /** The account's profiles in creation order. */
+  private profilesOf(userId: number) {
+    return this.deps.db.selectFrom('profiles').select(['id', 'uuid', 'name']).where('user_id', '=', userId).orderBy('id').execute();
   }
 
   /** Banned, unverified and unfinished accounts may not play: 403 saying why. */
-  private inGoodStanding(user: TokenHolder): FinishedHolder {
+  private inGoodStanding(user: CallerUser): PlayingUser {
     const problem = standingProblem({ ...user, level: user.perms });
     if (problem) throw fixedError(403, t('en', STANDING_MESSAGES[problem]));
-    return user as FinishedHolder;
+    return user as PlayingUser;
   }
 }

@@ -35,7 +35,8 @@ export interface AuthenticateAnswer {
   accessToken: string;
   clientToken: string;
   availableProfiles: ProfileRef[];
-  selectedProfile: ProfileRef;
+  /** Absent (not null) while the token is bound to no profile: a launcher reads a present key as a profile. */
+  selectedProfile?: ProfileRef;
   user?: GameUser;
 }
 
@@ -89,7 +90,7 @@ export const AUTHENTICATE_SCHEMA = recordSchema<AuthenticateAnswer>(
     selectedProfile: PROFILE_REF_SCHEMA,
     user: GAME_USER_SCHEMA,
   },
-  ['user'],
+  ['user', 'selectedProfile'],
 );
 
 export const AUTHENTICATE_EXAMPLE: AuthenticateAnswer = {
@@ -136,6 +137,10 @@ export interface ApiMetadata {
     implementationVersion: string;
     links: { homepage: string; register: string };
     'feature.non_email_login': boolean;
+    /** LittleSkin's spelling of non_email_login, which some launchers read before looking for Yggdrasil Connect. */
+    'feature.no_email_login': boolean;
+    /** Yggdrasil Connect's discovery document; absent while YGGDRASIL_CONNECT=false. */
+    'feature.openid_configuration_url'?: string;
     'feature.enable_profile_key': boolean;
     'feature.legacy_skin_api': boolean;
     'feature.no_mojang_namespace': boolean;
@@ -150,16 +155,21 @@ const flag = { type: 'boolean' } as const;
 
 export const META_SCHEMA = {
   ...recordSchema<ApiMetadata>({
-    meta: recordSchema<ApiMetadata['meta']>({
-      serverName: { type: 'string' },
-      implementationName: { type: 'string' },
-      implementationVersion: { type: 'string' },
-      links: recordSchema<ApiMetadata['meta']['links']>({ homepage: { type: 'string' }, register: { type: 'string' } }),
-      'feature.non_email_login': flag,
-      'feature.enable_profile_key': flag,
-      'feature.legacy_skin_api': flag,
-      'feature.no_mojang_namespace': flag,
-    }),
+    meta: recordSchema<ApiMetadata['meta']>(
+      {
+        serverName: { type: 'string' },
+        implementationName: { type: 'string' },
+        implementationVersion: { type: 'string' },
+        links: recordSchema<ApiMetadata['meta']['links']>({ homepage: { type: 'string' }, register: { type: 'string' } }),
+        'feature.non_email_login': flag,
+        'feature.no_email_login': flag,
+        'feature.openid_configuration_url': { type: 'string' },
+        'feature.enable_profile_key': flag,
+        'feature.legacy_skin_api': flag,
+        'feature.no_mojang_namespace': flag,
+      },
+      ['feature.openid_configuration_url'],
+    ),
     skinDomains: { type: 'array', items: { type: 'string' } },
     signaturePublickey: { type: 'string' },
   }),
@@ -171,6 +181,8 @@ export const META_SCHEMA = {
         implementationVersion: '0.1.0',
         links: { homepage: 'http://localhost:8080/', register: 'http://localhost:8080/register' },
         'feature.non_email_login': true,
+        'feature.no_email_login': true,
+        'feature.openid_configuration_url': 'http://localhost:8080/.well-known/openid-configuration',
         'feature.enable_profile_key': true,
         'feature.legacy_skin_api': true,
         'feature.no_mojang_namespace': true,

@@ -1,36 +1,82 @@
 // Game access tokens: a kind of session of their own (contract section 9). Random, stored only as a hash, at most
-// MAX_LIVE_GAME_TOKENS live per account, GAME_TOKEN_LIFETIME_MS long. A token issued for a player name that has
-// changed since is "temporarily invalid": it may only be refreshed, which hands out the new name.
+// MAX_LIVE_GAME_TOKENS live per account, GAME_TOKEN_LIFETIME_MS long. A token acts for the profile it is bound to
+// (contract section 16), or for none yet. A token bound to a profile whose name has changed since is "temporarily
+// invalid": it may only be refreshed, which hands out the new name. An OAuth access token with the Select and Join
+// scopes (contract section 18) is a game token too, of its grant: it ends with the grant, the password login's refresh
+// refuses it, and while YGGDRASIL_CONNECT is off it is not accepted at all.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import { CALLER_COLUMNS, type Caller, type CallerUser } from '../accounts/authenticate.ts';
+import { levelOfUser, standingProblem } from '../accounts/standing.ts';
 import type { Clock } from '../clock.ts';
 import { tokenHash } from '../http/secrets.ts';
-import type { Database, Executor, UserRow } from '../database/schema.ts';
+import type { Database, Executor } from '../database/schema.ts';
 
 export const GAME_TOKEN_LIFETIME_MS = 15 * 24 * 3600_000;
 export const MAX_LIVE_GAME_TOKENS = 10;
 
-/** The account columns a token's checks read. */
-export type TokenHolder = Pick<UserRow, 'id' | 'uuid' | 'username' | 'mail' | 'perms' | 'mail_verify' | 'mail_verification'>;
+/** The profile a token is bound to: its current name, and the name it had when the token was bound. */
+export interface BoundProfile {
+  id: number;
+  uuid: string;
+  name: string;
+  /** When it differs from `name`, the token only refreshes. */
+  boundName: string;
+}
 
 export interface LiveGameToken {
   id: number;
   clientToken: string;
-  /** The player name the token was issued for; when it differs from `user.username`, the token only refreshes. */
-  profileName: string;
-  user: TokenHolder;
+  /** null: bound to no profile yet (a mail login of an account with several). */
+  profile: BoundProfile | null;
+  user: CallerUser;
+  /** Issued through Yggdrasil Connect: refreshed only with its OAuth refresh token. */
+  oauth: boolean;
 }
+
+/** An account that may play: finished registration, so it has its player name and UUID. */
+export type PlayingUser = CallerUser & { uuid: string; username: string };
+
+/** A token that may be used as it is (GameTokens.usable). */
+export type UsableGameToken = LiveGameToken & { user: PlayingUser };
 
 export class GameTokens {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    /** YGGDRASIL_CONNECT: whether tokens issued through it are accepted. */
+    private readonly acceptOAuth = true,
   ) {}
 
   /** A new access token (128 random bits, as 32 hex digits, the form of Mojang's unsigned UUIDs); the oldest live
    * tokens of the account beyond the limit are revoked. */
-  async issue(executor: Executor, userId: number, clientToken: string, profileName: string): Promise<string> {
+  async issue(executor: Executor, userId: number, clientToken: string, profile: { id: number; name: string } | null): Promise<string> {
     const accessToken = randomBytes(16).toString('hex');
+    await this.insert(executor, accessToken, userId, clientToken, profile, this.clock.now() + GAME_TOKEN_LIFETIME_MS, null);
+    return accessToken;
+  }
+
+  /** An OAuth access token of the grant `grantId` (oauth_grants), bound to its profile, as a game token. */
+  async issueOAuth(
+    executor: Executor,
+    accessToken: string,
+    userId: number,
+    profile: { id: number; name: string },
+    grantId: number,
+    expiresAt: number,
+  ): Promise<void> {
+    await this.insert(executor, accessToken, userId, '', profile, expiresAt, grantId);
+  }
+
+  private async insert(
+    executor: Executor,
+    accessToken: string,
+    userId: number,
+    clientToken: string,
+    profile: { id: number; name: string } | null,
+    expiresAt: number,
+    grantId: number | null,
+  ): Promise<void> {
     const now = this.clock.now();
     await executor
       .insertInto('game_tokens')
@@ -38,10 +84,12 @@ export class GameTokens {
         user_id: userId,
         token_hash: tokenHash(accessToken),
         client_token: clientToken,
-        profile_name: profileName,
+        profile_id: profile?.id ?? null,
+        profile_name: profile?.name ?? '',
         created_at: now,
-        expires_at: now + GAME_TOKEN_LIFETIME_MS,
+        expires_at: expiresAt,
         revoked_at: null,
+        oauth_grant_id: grantId,
       })
       .execute();
     const beyondLimit = await executor
@@ -59,7 +107,6 @@ export class GameTokens {
         executor,
         beyondLimit.map((row) => row.id),
       );
-    return accessToken;
   }
 
   /** The token if it is live (issued here, neither revoked nor expired) and, when a client token is given, its own. */
@@ -67,37 +114,66 @@ export class GameTokens {
     const row = await this.db
       .selectFrom('game_tokens')
       .innerJoin('users', 'users.id', 'game_tokens.user_id')
+      // A profile moved to another account is not this token's any more (its tokens are revoked then, too).
+      .leftJoin('profiles', (join) => join.onRef('profiles.id', '=', 'game_tokens.profile_id').onRef('profiles.user_id', '=', 'users.id'))
+      .leftJoin('oauth_grants', 'oauth_grants.id', 'game_tokens.oauth_grant_id')
+      .select(CALLER_COLUMNS)
       .select([
-        'game_tokens.id',
+        'game_tokens.id as token_id',
         'game_tokens.client_token',
+        'game_tokens.profile_id',
         'game_tokens.profile_name',
         'game_tokens.revoked_at',
         'game_tokens.expires_at',
-        'users.id as user_id',
-        'users.uuid',
-        'users.username',
-        'users.mail',
-        'users.perms',
-        'users.mail_verify',
-        'users.mail_verification',
+        'profiles.uuid as profile_uuid',
+        'profiles.name as current_name',
+        'game_tokens.oauth_grant_id',
+        'oauth_grants.revoked_at as grant_revoked_at',
       ])
       .where('game_tokens.token_hash', '=', tokenHash(accessToken))
       .executeTakeFirst();
     if (!row || row.revoked_at !== null || row.expires_at <= this.clock.now()) return null;
-    if (clientToken !== undefined && clientToken !== row.client_token) return null;
+    // An OAuth token has no client token of its own: the one a launcher sends with it is not checked.
+    if (clientToken !== undefined && row.oauth_grant_id === null && clientToken !== row.client_token) return null;
+    const {
+      token_id,
+      client_token,
+      profile_id,
+      profile_name,
+      revoked_at,
+      expires_at,
+      profile_uuid,
+      current_name,
+      oauth_grant_id,
+      grant_revoked_at,
+      ...user
+    } = row;
+    if (oauth_grant_id !== null && (!this.acceptOAuth || grant_revoked_at !== null)) return null;
+    if (profile_id !== null && (profile_uuid === null || current_name === null)) return null;
+    const profile = profile_id === null ? null : { id: profile_id, uuid: profile_uuid!, name: current_name!, boundName: profile_name };
+    return { id: token_id, clientToken: client_token, profile, user, oauth: oauth_grant_id !== null };
+  }
+
+  /**
+   * A live token whose account may play and, when it is bound, whose profile still has the name it was bound with;
+   * else null. An unbound token is usable (validate accepts it); what needs a profile checks for one.
+   */
+  async usable(accessToken: string, clientToken?: string): Promise<UsableGameToken | null> {
+    const token = await this.find(accessToken, clientToken);
+    if (!token || standingProblem({ ...token.user, level: token.user.perms }) !== null) return null;
+    if (token.profile && token.profile.name !== token.profile.boundName) return null;
+    return token as UsableGameToken;
+  }
+
+  /** The caller of a usable token (the game login's Bearer routes), acting as the profile the token is bound to. */
+  async callerOf(accessToken: string): Promise<Caller | null> {
+    const token = await this.usable(accessToken);
+    if (!token) return null;
     return {
-      id: row.id,
-      clientToken: row.client_token,
-      profileName: row.profile_name,
-      user: {
-        id: row.user_id,
-        uuid: row.uuid,
-        username: row.username,
-        mail: row.mail,
-        perms: row.perms,
-        mail_verify: row.mail_verify,
-        mail_verification: row.mail_verification,
-      },
+      user: token.user,
+      session: { kind: 'game', id: token.id },
+      level: await levelOfUser(this.db, token.user, this.clock.now()),
+      profile: token.profile && { uuid: token.profile.uuid, name: token.profile.name },
     };
   }
 

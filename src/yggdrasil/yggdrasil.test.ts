@@ -3,6 +3,7 @@
 // Signatures are checked with node:crypto against the key the service publishes.
 import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { after, before, it } from 'node:test';
 import { YggdrasilThirdPartyClient } from '@xmcl/user';
 import yggdrasil from 'yggdrasil';
@@ -304,6 +305,54 @@ describeEachDatabase('game login (Yggdrasil API)', (kind) => {
     assert.equal((await service.call('GET', '/api/home/skins', { token: mallory.token })).body.data.length, 0, 'nothing stored');
   });
 
+  it('refuses a stranger’s texture upload before reading its body', async () => {
+    const steve = await player();
+    const mallory = await player();
+    const malloryToken = (await gameLogin(mallory)).accessToken as string;
+    const { hostname, port } = new URL(root);
+    const boundary = 'upload-boundary';
+    const partStart = `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="big.png"\r\ncontent-type: image/png\r\n\r\n`;
+    /** Sends the headers of a 900 KB upload and its first 16 KB, then waits for the answer without sending the rest. */
+    const answerToStartedUpload = (texture: string, authorization?: string) =>
+      new Promise<{ status: number; body: { error: string } }>((resolve, reject) => {
+        const request = httpRequest({
+          hostname,
+          port,
+          method: 'PUT',
+          path: `${API}/api/user/profile/${dashless(steve.uuid)}/${texture}`,
+          headers: {
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'content-length': String(900 * 1024),
+            ...(authorization ? { authorization } : {}),
+          },
+        });
+        const unanswered = setTimeout(() => {
+          request.destroy();
+          reject(new Error('no answer while the body was unfinished: the service waited to read it'));
+        }, 5000);
+        request.on('error', () => {}); // the service may close the connection on the unsent rest
+        request.on('response', (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => {
+            clearTimeout(unanswered);
+            request.destroy();
+            resolve({ status: response.statusCode!, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+          });
+        });
+        request.write(Buffer.concat([Buffer.from(partStart), Buffer.alloc(16 * 1024)]));
+      });
+    for (const [texture, authorization, status, error] of [
+      ['skin', undefined, 401, 'Unauthorized'],
+      ['skin', 'Bearer 0123456789abcdef0123456789abcdef', 401, 'Unauthorized'],
+      ['skin', `Bearer ${malloryToken}`, 403, 'ForbiddenOperationException'],
+      ['cape', undefined, 401, 'Unauthorized'],
+    ] as const) {
+      const answer = await answerToStartedUpload(texture, authorization);
+      assert.deepEqual([answer.status, answer.body.error], [status, error], `${texture} with ${authorization ?? 'no token'}`);
+    }
+  });
+
   it('keeps the token rules: expiry, at most 10 live, revoked by a password change and a ban, a rename only refreshes', async () => {
     const steve = await player();
     const authenticate = () => gameLogin(steve);
@@ -323,11 +372,13 @@ describeEachDatabase('game login (Yggdrasil API)', (kind) => {
 
     const renamed = await authenticate();
     const newName = uniqueName('Renamed');
-    await service.db
-      .updateTable('users')
-      .set({ username: newName, username_key: newName.toLowerCase() })
-      .where('mail', '=', steve.mail)
-      .execute();
+    // The web login of registration has expired with the clock: the player logs in again to rename their profile.
+    const web = await service.call('POST', '/api/auth/login', {
+      body: { username: steve.mail, password: steve.password },
+      ip: randomAddress(),
+    });
+    const rename = await service.call('PATCH', `/api/home/profiles/${steve.uuid}`, { token: web.body.data.jwt, body: { name: newName } });
+    assert.equal(rename.status, 200);
     assert.equal(await validates(renamed.accessToken), false, 'temporarily invalid after a rename');
     const refreshed = await yggPost('authserver/refresh', { accessToken: renamed.accessToken, clientToken: renamed.clientToken });
     assert.equal(refreshed.status, 200);
@@ -369,9 +420,9 @@ describeEachDatabase('game login (Yggdrasil API)', (kind) => {
     assert.ok(Number(last!.headers['retry-after']) > 0);
     const web = await service.call('POST', '/api/auth/login', {
       body: { username: victim.mail, password: victim.password },
-      ip: randomAddress(),
+      ip: address,
     });
-    assert.equal(web.status, 429, 'the account’s failures count on the web login too, by its mail address');
+    assert.equal(web.status, 429, 'the account’s failures from that address count on the web login too, by its mail address');
   });
 
   it('answers bad input in the specification’s error shape and changes nothing', async () => {

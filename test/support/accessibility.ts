@@ -1,5 +1,6 @@
 // The accessibility check of the browser tests: axe-core run inside the page as it stands, failing on serious or
 // critical findings (WCAG 2.x A and AA rules, colour contrast included).
+import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
@@ -29,4 +30,12 @@ export async function accessibilityProblems(page: Page): Promise<Finding[]> {
         targets: violation.nodes.map((node: { target: string[] }) => node.target.join(' ')),
       }));
   });
+}
+
+/** Fails unless the page as it stands passes the check in the light theme and in the dark one (left light). */
+export async function assertAccessibleInBothThemes(page: Page, what: string): Promise<void> {
+  assert.deepEqual(await accessibilityProblems(page), [], `${what}, light`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  assert.deepEqual(await accessibilityProblems(page), [], `${what}, dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
 }

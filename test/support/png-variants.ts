@@ -1,27 +1,7 @@
 // Encodes test images in PNG forms the fixtures lack: Adam7-interlaced RGBA and grey+alpha.
 import { deflateSync } from 'node:zlib';
 import type { RgbaImage } from '../../src/skin/texture.ts';
-
-const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k += 1) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-
-function crc32(bytes: Buffer) {
-  let c = 0xffffffff;
-  for (const byte of bytes) c = CRC_TABLE[(c ^ byte) & 0xff]! ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-}
-
-function chunk(type: string, data: Buffer) {
-  const length = Buffer.alloc(4);
-  length.writeUInt32BE(data.length);
-  const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(body));
-  return Buffer.concat([length, body, crc]);
-}
+import { chunk } from './png-chunks.ts';
 
 // Adam7: [x start, y start, x step, y step] of each of the seven passes.
 const PASSES = [

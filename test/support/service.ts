@@ -11,7 +11,7 @@ import { buildApp, type AppOptions } from '../../src/app.ts';
 import type { Clock } from '../../src/clock.ts';
 import { openDatabase } from '../../src/database/connect.ts';
 import type { Database } from '../../src/database/schema.ts';
-import type { Settings } from '../../src/settings.ts';
+import { DEFAULT_PROFILE_SETTINGS, type Settings } from '../../src/settings.ts';
 import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.ts';
 import { multipartBody, type FormFile } from './multipart.ts';
 import { freePort } from './net.ts';
@@ -113,6 +113,8 @@ export function testSettings(overrides: Partial<Settings>): Settings {
     gravitTokenTtlSeconds: 3600,
     registration: 'open',
     discord: null,
+    profiles: DEFAULT_PROFILE_SETTINGS,
+    yggdrasilConnect: true,
     ...overrides,
   };
 }
@@ -244,6 +246,11 @@ function environmentOf(settings: Settings): Record<string, string> {
     RENDER_CACHE_MB: String(Math.ceil(settings.renderCacheBytes / (1024 * 1024))),
     WORKERS: String(settings.workers),
     REGISTRATION: settings.registration,
+    PROFILE_NAME_RULE: settings.profiles.nameRule,
+    MAX_PROFILES: String(settings.profiles.maxProfiles),
+    PROFILE_UUID: settings.profiles.uuid,
+    PROFILE_RENAME: String(settings.profiles.rename),
+    YGGDRASIL_CONNECT: String(settings.yggdrasilConnect),
     ...(settings.smtpUrl ? { SMTP_URL: settings.smtpUrl } : {}),
     ...(settings.redisUrl ? { REDIS_URL: settings.redisUrl } : {}),
     ...(settings.metricsToken ? { METRICS_TOKEN: settings.metricsToken } : {}),

@@ -69,11 +69,11 @@ export const mailTo = (address: string) => (mail: ParsedMail) =>
     to?.value.some((entry) => entry.address?.toLowerCase() === address.toLowerCase()),
   );
 
-/** The code printed in a mail's text body. */
+/** The code printed in a mail's text body (two groups of five), whole as the mail's link carries it. */
 export function codeIn(mail: ParsedMail): string {
-  const match = /Your code: ([A-Z0-9]+)/.exec(mail.text ?? '');
+  const match = /Your code: ([A-Z0-9]{5})-([A-Z0-9]{5})\b/.exec(mail.text ?? '');
   if (!match) throw new Error(`no code in mail "${mail.subject}"`);
-  return match[1]!;
+  return `${match[1]}${match[2]}`;
 }
 
 /** The link in a mail's text body. */

@@ -125,9 +125,6 @@ export const api = {
   upload: <T>(path: string, form: FormData) => request<T>('POST', path, { form }),
 };
 
-/** Permission levels of contract section 3. */
-export const LEVELS = { banned: -1, player: 0, moderator: 1, admin: 2, owner: 3 } as const;
-
 /** Same-origin texture and render addresses (the records' absolute `url` follows PUBLIC_URL, which may differ in development). */
 export const textureUrls = {
   skinFile: (skinUuid: string) => `/api/skin/cloak/${skinUuid}`,

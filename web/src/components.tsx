@@ -1,8 +1,8 @@
 // Shared building blocks: the page frame, labelled fields, and forms that show the API's own messages.
 import { createContext, type ComponentChildren } from 'preact';
 import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { ApiError, type ErrorParams } from './api.ts';
-import { PASSWORD_LENGTH } from '../../src/http/shapes/account-rules.ts';
+import { api, ApiError, type ErrorParams } from './api.ts';
+import { PASSWORD_LENGTH } from '../../src/shared/account-rules.ts';
 import { formatSize, LanguagePicker, t, useT } from './i18n.ts';
 import { Link } from './router.tsx';
 
@@ -10,29 +10,50 @@ import { Link } from './router.tsx';
 const FALLBACK_SITE_NAME = '';
 /** SERVER_NAME's default (contract section 9): English words, so the pages say them in their own language instead. */
 const DEFAULT_SERVER_NAME = 'Skin service';
-let siteNameRequest: Promise<string> | null = null;
-let knownSiteName: string | null = null;
+/** What the public game login root says of the site: its name, and where launchers find the game login. */
+interface SiteFacts {
+  name: string;
+  /** The game login's API root (the header every answer carries, contract section 9), or null if none was named. */
+  gameApiRoot: string | null;
+}
+let siteRequest: Promise<SiteFacts> | null = null;
+let knownSite: SiteFacts | null = null;
 
-/**
- * The site's name (SERVER_NAME), as the public game login root announces it (`meta.serverName`); asked for once per
- * page load and shared by every page.
- */
-export function useSiteName(): string {
-  const [name, setName] = useState(knownSiteName ?? FALLBACK_SITE_NAME);
+/** Asked for once per page load and shared by every page. */
+export function askSite(): Promise<SiteFacts> {
+  siteRequest ??= fetch('/api/yggdrasil/')
+    .then(async (response) => {
+      const location = response.headers.get('x-authlib-injector-api-location');
+      // Taken from the service, not from this page's address: games must use PUBLIC_URL (see home.tsx).
+      const gameApiRoot = location ? new URL(location, window.location.href).href : null;
+      const root = response.ok ? ((await response.json()) as { meta?: { serverName?: string } }) : null;
+      const announced = root?.meta?.serverName;
+      return { name: announced && announced !== DEFAULT_SERVER_NAME ? announced : FALLBACK_SITE_NAME, gameApiRoot };
+    })
+    .catch(() => ({ name: FALLBACK_SITE_NAME, gameApiRoot: null }))
+    .then((found) => (knownSite = found));
+  return siteRequest;
+}
+
+/** One fact of askSite(), known at once after the first answer. */
+function useSiteFact<T>(fact: (site: SiteFacts) => T, before: T): T {
+  const [value, setValue] = useState(knownSite ? fact(knownSite) : before);
   useEffect(() => {
-    siteNameRequest ??= fetch('/api/yggdrasil/')
-      .then((response) => (response.ok ? response.json() : null))
-      .then((root: { meta?: { serverName?: string } } | null) => {
-        const announced = root?.meta?.serverName;
-        return announced && announced !== DEFAULT_SERVER_NAME ? announced : FALLBACK_SITE_NAME;
-      })
-      .catch(() => FALLBACK_SITE_NAME)
-      .then((found) => (knownSiteName = found));
     let current = true;
-    void siteNameRequest.then((found) => current && setName(found));
+    void askSite().then((found) => current && setValue(fact(found)));
     return () => void (current = false);
   }, []);
-  return name || t('site.fallbackName');
+  return value;
+}
+
+/** The site's name (SERVER_NAME), as the public game login root announces it (`meta.serverName`). */
+export function useSiteName(): string {
+  return useSiteFact((site) => site.name, FALLBACK_SITE_NAME) || t('site.fallbackName');
+}
+
+/** The game login's address for launchers; null until known, or if the service names none. */
+export function useGameApiRoot(): string | null {
+  return useSiteFact((site) => site.gameApiRoot, null);
 }
 
 /** Every page: the header with the site's name (and `nav`, the logged-in links), then the page's title and body. */
@@ -105,6 +126,81 @@ let nextFieldId = 0;
 /** Errors a Form received from the API for one of its fields, by the field's name: each Field shows its own. */
 const FieldErrors = createContext<Record<string, string>>({});
 
+/**
+ * The account's own mail address and player names, where the page knows them (the profile): a new password typed
+ * under this provider is checked against them too, beside the form's own mail and username fields.
+ */
+export const PasswordOwner = createContext<{ mail?: string; names?: string[] }>({});
+
+/** Why the service would refuse a password (POST /api/auth/password-check), in the page's words. */
+type PasswordVerdict = { ok: true } | { ok: false; reason: 'tooShort' | 'tooLong' | 'common' | 'ownIdentifier' };
+
+const ONE_CHARACTER_REPEATED = /^(.)\1*$/su;
+
+const verdictWords = (verdict: PasswordVerdict): string =>
+  verdict.ok
+    ? t('apiWords.passwordFine')
+    : verdict.reason === 'tooShort'
+      ? t('apiWords.passwordShort', { count: PASSWORD_LENGTH.min })
+      : verdict.reason === 'tooLong'
+        ? t('apiWords.passwordLong', { count: PASSWORD_LENGTH.max })
+        : verdict.reason === 'common'
+          ? t('apiWords.passwordCommon')
+          : t('apiWords.passwordOwn');
+
+/**
+ * What the service would say of a new password, found as the player types: the length, one character repeated and
+ * the player's own mail or names at once in the page; the list of common passwords by asking the service after a
+ * pause in typing (the list stays there: docs/decisions.md). null while there is nothing to say.
+ */
+function usePasswordVerdict(input: { current: HTMLInputElement | null }): PasswordVerdict | null {
+  const owner = useContext(PasswordOwner);
+  const [verdict, setVerdict] = useState<PasswordVerdict | null>(null);
+  useEffect(() => {
+    const field = input.current;
+    const form = field?.form;
+    if (!field) return;
+    let asked = 0;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const valueOf = (name: string) => {
+      const other = form?.elements.namedItem(name);
+      return other instanceof HTMLInputElement ? other.value.trim() : '';
+    };
+    const check = () => {
+      clearTimeout(timer);
+      asked += 1;
+      const password = field.value;
+      if (password === '') return setVerdict(null);
+      const mail = valueOf('mail') || owner.mail || '';
+      const names = [valueOf('username'), ...(owner.names ?? [])].filter(Boolean);
+      const lowerCased = password.toLowerCase();
+      if (password.length < PASSWORD_LENGTH.min) return setVerdict({ ok: false, reason: 'tooShort' });
+      if (password.length > PASSWORD_LENGTH.max) return setVerdict({ ok: false, reason: 'tooLong' });
+      if (ONE_CHARACTER_REPEATED.test(password)) return setVerdict({ ok: false, reason: 'common' });
+      if ([mail, ...names].some((own) => own !== '' && own.toLowerCase() === lowerCased))
+        return setVerdict({ ok: false, reason: 'ownIdentifier' });
+      const question = asked;
+      timer = setTimeout(() => {
+        api.post<PasswordVerdict>('/api/auth/password-check', { password, mail: mail || undefined, names: names.slice(0, 32) }).then(
+          (reply) => question === asked && setVerdict(reply.data),
+          // Not answered (a limit, the network): say nothing; the service checks again when the form is sent.
+          () => question === asked && setVerdict(null),
+        );
+      }, 250);
+    };
+    // Any field of the form: a mail typed after the password changes what the password may not be.
+    const target = form ?? field;
+    target.addEventListener('input', check);
+    check();
+    return () => {
+      clearTimeout(timer);
+      asked += 1;
+      target.removeEventListener('input', check);
+    };
+  }, [owner.mail, (owner.names ?? []).join('\n')]);
+  return verdict;
+}
+
 /** A labelled input; the label is tied to the input so screen readers and tests find it by its text. */
 export function Field(props: {
   label: string;
@@ -123,10 +219,14 @@ export function Field(props: {
   const errorId = `${id}-error`;
   const fromForm = useContext(FieldErrors)[props.name];
   const error = props.error || fromForm || null;
+  const input = useRef<HTMLInputElement>(null);
+  // A new password (not its repetition) says as it is typed whether the service would take it.
+  const checksPassword = props.autocomplete === 'new-password' && props.name === 'password';
   return (
     <div class="field">
       <label for={id}>{props.label}</label>
       <input
+        ref={input}
         id={id}
         name={props.name}
         type={props.type ?? 'text'}
@@ -136,16 +236,33 @@ export function Field(props: {
         autocomplete={props.autocomplete}
         minLength={props.minLength}
         aria-invalid={error ? true : undefined}
-        aria-describedby={[props.hint && `${id}-hint`, error && errorId].filter(Boolean).join(' ') || undefined}
+        aria-describedby={
+          [props.hint && `${id}-hint`, checksPassword && `${id}-verdict`, error && errorId].filter(Boolean).join(' ') || undefined
+        }
         onInput={props.onInput ? (event) => props.onInput!((event.target as HTMLInputElement).value) : undefined}
       />
       {props.hint && <small id={`${id}-hint`}>{props.hint}</small>}
+      {checksPassword && <PasswordVerdictLine id={`${id}-verdict`} input={input} />}
       {error && (
         <small id={errorId} class="field-error">
           {error}
         </small>
       )}
     </div>
+  );
+}
+
+/** The live verdict under a new password: why it would be refused, or that it will do. Read out politely. */
+function PasswordVerdictLine(props: { id: string; input: { current: HTMLInputElement | null } }) {
+  const verdict = usePasswordVerdict(props.input);
+  return (
+    <small
+      id={props.id}
+      class={verdict === null ? 'password-verdict' : `password-verdict ${verdict.ok ? 'fine' : 'refused'}`}
+      aria-live="polite"
+    >
+      {verdict && verdictWords(verdict)}
+    </small>
   );
 }
 
@@ -198,12 +315,14 @@ export function Notice(props: { kind: 'error' | 'ok'; children: ComponentChildre
   );
 }
 
+const EMPTY_NAME = { skin: 'rename.emptySkin', cape: 'rename.emptyCape', profile: 'rename.emptyProfile' } as const;
+
 /**
  * A name with a Rename button that turns it into a field in place (Enter or Save renames, Escape or Cancel keeps the
  * name); the focus goes to the field, and back to the button afterwards. `rename` throws the API's error, shown on
  * the field.
  */
-export function InlineRename(props: { name: string; what: 'skin' | 'cape'; rename: (name: string) => Promise<void> }) {
+export function InlineRename(props: { name: string; what: 'skin' | 'cape' | 'profile'; rename: (name: string) => Promise<void> }) {
   const [editing, setEditing] = useState(false);
   const [value, setValue] = useState(props.name);
   const [error, setError] = useState<string | null>(null);
@@ -243,7 +362,7 @@ export function InlineRename(props: { name: string; what: 'skin' | 'cape'; renam
       onSubmit={(event) => {
         event.preventDefault();
         const name = value.trim();
-        if (!name) return setError(props.what === 'skin' ? t('rename.emptySkin') : t('rename.emptyCape'));
+        if (!name) return setError(t(EMPTY_NAME[props.what]));
         if (name === props.name) return cancel();
         setBusy(true);
         props.rename(name).then(
@@ -343,8 +462,11 @@ const PLAYER_WORDS: Record<string, (params: ErrorParams) => string> = {
   'accounts.usernameRule': () => t('apiWords.username'),
   'accounts.passwordTooShort': () => t('apiWords.passwordShort', { count: PASSWORD_LENGTH.min }),
   'accounts.passwordTooLong': () => t('apiWords.passwordLong', { count: PASSWORD_LENGTH.max }),
+  'accounts.passwordCommon': () => t('apiWords.passwordCommon'),
+  'accounts.passwordIsOwnIdentifier': () => t('apiWords.passwordOwn'),
   'accounts.passwordWrong': (params) => t(params.field === 'current_password' ? 'apiWords.currentPasswordWrong' : 'apiWords.passwordWrong'),
   'twoFactor.passwordWrong': () => t('apiWords.passwordWrong'),
+  'discord.passwordWrong': () => t('apiWords.passwordWrong'),
   'accounts.currentPasswordRequired': () => t('apiWords.currentPasswordRequired'),
   'textures.notYourSkin': () => t('apiWords.skinGone'),
   'textures.capeNotOwned': () => t('apiWords.capeGone'),

@@ -19,27 +19,24 @@
 //
 // Every language goes through i18next (plurals by Intl.PluralRules, {{values}}, key paths), as on the server. English
 // web.json is bundled with the login page; the Russian and Chinese catalogues load on demand, as chunks of their own,
-// when the page is in one of those languages (what each costs: docs/performance.md).
+// when the page is in one of those languages (what each costs: docs/performance.md). home.json holds what only the
+// pages behind the login say; they load it with their code, and t finds its keys without a prefix.
 import { Fragment, h, type ComponentChildren, type JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { createInstance } from 'i18next';
 import englishWeb from '../../locales/en/web.json';
+import { ACCEPTED_TAGS, isLanguage, LANGUAGES, type Language } from '../../src/shared/languages.ts';
 
-export const LANGUAGES = ['en', 'ru', 'zh-CN'] as const;
-export type Language = (typeof LANGUAGES)[number];
+export { LANGUAGES, type Language };
 /** Each language's name in itself, as the picker shows it. */
 export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', ru: 'Русский', 'zh-CN': '中文' };
 
 const STORAGE_KEY = 'skinservice.language';
-const isLanguage = (value: unknown): value is Language => (LANGUAGES as readonly unknown[]).includes(value);
 
-/** A browser language tag as the server maps it (src/i18n/languages.ts): ru-* → ru, zh* → zh-CN, else en. */
+/** The language of a browser language tag, by the server's ranges (ACCEPTED_TAGS): ru-* → ru, zh* → zh-CN, en-* → en. */
 function fromTag(tag: string): Language | null {
   const lower = tag.toLowerCase();
-  if (lower === 'ru' || lower.startsWith('ru-')) return 'ru';
-  if (lower === 'zh' || lower.startsWith('zh-')) return 'zh-CN';
-  if (lower === 'en' || lower.startsWith('en-')) return 'en';
-  return null;
+  return LANGUAGES.find((language) => ACCEPTED_TAGS[language].some((range) => lower === range || lower.startsWith(`${range}-`))) ?? null;
 }
 
 function storedChoice(): Language | null {
@@ -66,6 +63,10 @@ type Tree = { [key: string]: string | Tree };
 const CATALOGUES: Record<string, () => Promise<{ default: Tree }>> = {
   'ru/web': () => import('../../locales/ru/web.json'),
   'zh-CN/web': () => import('../../locales/zh-CN/web.json'),
+  // What only a logged-in player's pages say (the profile, the console's parts of it): not on the login page.
+  'en/home': () => import('../../locales/en/home.json'),
+  'ru/home': () => import('../../locales/ru/home.json'),
+  'zh-CN/home': () => import('../../locales/zh-CN/home.json'),
 };
 
 /** Registers another namespace's loaders (one per language), e.g. the admin console's. */
@@ -85,6 +86,8 @@ void engine.init({
   fallbackLng: 'en',
   ns: ['web'],
   defaultNS: 'web',
+  // Keys without a namespace are looked up in home.json too, once a page has loaded it (loadNamespace('home')).
+  fallbackNS: 'home',
   interpolation: { escapeValue: false },
   returnNull: false,
   initAsync: false,

@@ -2,11 +2,12 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Notice, Page } from './components.tsx';
-import { ready, Rich, t, useT } from './i18n.ts';
+import { loadNamespace, ready, Rich, t, useT } from './i18n.ts';
 import { LoginPage, RegisterConfirmPage, RegisterFinishPage, RegisterPage, ResetConfirmPage, ResetPage } from './pages/auth.tsx';
 import { DiscordPage } from './pages/discord.tsx';
 import { FrontPage } from './pages/front.tsx';
 import { Link, useLocation } from './router.tsx';
+import type { PagePath } from '../../src/shared/pages.ts';
 import './style.css';
 
 type PageComponent = () => preact.JSX.Element | null;
@@ -48,9 +49,17 @@ function lazyPage(titleKey: string, load: () => Promise<PageComponent>): PageCom
   };
 }
 
-const HomePage = lazyPage('app.homeTitle', () => import('./pages/home.tsx').then((module) => module.HomePage));
-const AdminPage = lazyPage('app.adminTitle', () => import('./pages/admin/console.tsx').then((module) => module.AdminPage));
+/** A page's code and the words of the pages behind the login (home.json), fetched side by side. */
+const withHomeWords = <Loaded,>(load: Promise<Loaded>): Promise<Loaded> =>
+  Promise.all([load, loadNamespace('home')]).then(([loaded]) => loaded);
+const HomePage = lazyPage('app.homeTitle', () => withHomeWords(import('./pages/home.tsx')).then((module) => module.HomePage));
+const DevicePage = lazyPage('app.connectTitle', () => withHomeWords(import('./pages/connect.tsx')).then((module) => module.DevicePage));
+const AuthorizePage = lazyPage('app.connectTitle', () =>
+  withHomeWords(import('./pages/connect.tsx')).then((module) => module.AuthorizePage),
+);
+const AdminPage = lazyPage('app.adminTitle', () => withHomeWords(import('./pages/admin/console.tsx')).then((module) => module.AdminPage));
 
+// Every page path the server answers with this app has its page here, and none other (the type checks both ways).
 const PAGES: Record<string, PageComponent> = {
   '/': FrontPage,
   '/login': LoginPage,
@@ -62,7 +71,9 @@ const PAGES: Record<string, PageComponent> = {
   '/home': HomePage,
   '/discord': DiscordPage,
   '/admin': AdminPage,
-};
+  '/device': DevicePage,
+  '/authorize': AuthorizePage,
+} satisfies Record<PagePath, PageComponent>;
 
 function App() {
   useT();

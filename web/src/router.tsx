@@ -66,3 +66,35 @@ export function Link(props: { href: string; children: ComponentChildren; class?:
     </a>
   );
 }
+
+/**
+ * The address to land on after a login: the `next` of /login?next=, when it is a path of this site (never another
+ * site: `//evil.example`, `/\evil.example` and absolute URLs are not paths of this site), else null.
+ */
+export function loginTarget(query: URLSearchParams = new URLSearchParams(location.search)): string | null {
+  const next = query.get('next');
+  // A path: one leading slash, not two (a scheme-relative URL), no backslash (browsers read it as a slash) and no
+  // control characters (stripped by URL parsing, so that `/\t/evil.example` would become `//evil.example`).
+  if (!next || !next.startsWith('/') || /^\/[/\\]/.test(next) || /[\\\u0000-\u001f\u007f]/.test(next)) return null;
+  const url = new URL(next, location.origin);
+  if (url.origin !== location.origin || url.pathname === '/login') return null;
+  return url.pathname + url.search + url.hash;
+}
+
+/**
+ * Where a login goes on: the API's `url` (`/register/finish` for an account still to be finished) unless it is the
+ * profile, when the page the visitor was sent to log in from comes first.
+ */
+export function afterLogin(url: string | null): string {
+  const pointed = url === null ? '/home' : new URL(url, location.href).pathname;
+  return pointed === '/home' ? (loginTarget() ?? url ?? '/home') : url!;
+}
+
+/**
+ * Sends a visitor who must log in first to /login, remembering the page they opened (path and query) in `next`, so
+ * that the login lands there instead of on the profile.
+ */
+export function sendToLogin() {
+  const here = location.pathname + location.search + location.hash;
+  navigate(here === '/home' || location.pathname === '/login' ? '/login' : `/login?next=${encodeURIComponent(here)}`, { replace: true });
+}

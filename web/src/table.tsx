@@ -1,40 +1,79 @@
 // Lists of records for the admin console: a scrollable table, and a paginated list loaded from the API (its words
 // in the console's catalogue, admin.json).
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { messageOf } from './components.tsx';
 import { formatNumber, t } from './i18n.ts';
 
 const PAGE_SIZE = 20;
 
-/** A scrollable table of records, one row per record. */
+/** Which sides of a scrolling box have more to see: its content's overflow, followed as it scrolls and resizes. */
+function useOverflow(box: { current: HTMLElement | null }): { left: boolean; right: boolean } {
+  const [sides, setSides] = useState({ left: false, right: false });
+  useEffect(() => {
+    const element = box.current;
+    if (!element) return;
+    const measure = () => {
+      const left = element.scrollLeft > 1;
+      const right = element.scrollLeft + element.clientWidth < element.scrollWidth - 1;
+      setSides((old) => (old.left === left && old.right === right ? old : { left, right }));
+    };
+    measure();
+    element.addEventListener('scroll', measure, { passive: true });
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => {
+      element.removeEventListener('scroll', measure);
+      observer.disconnect();
+    };
+  }, []);
+  return sides;
+}
+
+/**
+ * A scrollable table of records, one row per record. Wider than the screen (a phone), the table scrolls inside its
+ * frame, not the page, and says so: a line above it and a shade on each edge that has more to see.
+ */
 export function Table<T extends { id: number | string }>(props: {
   headers: string[];
   rows: T[] | null;
   cells: (row: T) => ComponentChildren[];
 }) {
+  const box = useRef<HTMLDivElement>(null);
+  const more = useOverflow(box);
+  const frame = ['table-frame', more.left && 'more-left', more.right && 'more-right'].filter(Boolean).join(' ');
   return (
-    <div class="table">
-      <table>
-        <thead>
-          <tr>
-            {props.headers.map((header) => (
-              <th key={header}>{header}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {props.rows?.map((row) => (
-            <tr key={row.id}>
-              {props.cells(row).map((cell, index) => (
-                <td key={index}>{cell}</td>
+    <>
+      {(more.left || more.right) && (
+        <p class="scroll-cue muted" aria-hidden="true">
+          {t('common.scrollSideways')}
+        </p>
+      )}
+      <div class={frame}>
+        <div class="table" ref={box}>
+          <table>
+            <thead>
+              <tr>
+                {props.headers.map((header) => (
+                  <th key={header}>{header}</th>
+                ))}
+              </tr>
+            </thead>
+            <tbody>
+              {props.rows?.map((row) => (
+                <tr key={row.id}>
+                  {props.cells(row).map((cell, index) => (
+                    <td key={index}>{cell}</td>
+                  ))}
+                </tr>
               ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+            </tbody>
+          </table>
+        </div>
+      </div>
+    </>
   );
 }
 

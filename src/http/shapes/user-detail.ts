@@ -1,5 +1,7 @@
 // The user detail of interface.md 2.4 (GET /api/home, the admin user view): type, response schema and example.
+import { LANGUAGES } from '../../shared/languages.ts';
 import { CAPE_UUID, PLAYER_UUID, SKIN_UUID } from './example-story.ts';
+import { SECOND_PROFILE_UUID, type DetailProfile } from './profile-record.ts';
 import { recordSchema } from './record-schema.ts';
 
 export interface UserDetail {
@@ -21,10 +23,17 @@ export interface UserDetail {
   TwoFactor: boolean;
   /** Beyond interface.md (contract section 14): the language of the account's mails, en, ru or zh-CN. */
   Language: string;
+  /** Beyond interface.md (contract section 16): the account's game profiles in creation order, the primary first;
+   * a skin or cape not worn is "". */
+  Profiles: DetailProfile[];
+  /** Beyond interface.md (contract section 16): the profile limit in force for the account; -1 unlimited. */
+  MaxProfiles: number;
   /** Beyond interface.md, only in the admin view: the user id. */
   Id?: number;
   /** Beyond interface.md, only in the admin view: the stored perms (PermLvl is the effective level). */
   Perms?: number;
+  /** Beyond interface.md, only in the admin view: the account's own profile limit; null when MAX_PROFILES applies. */
+  OwnMaxProfiles?: number | null;
 }
 
 export const USER_DETAIL_SCHEMA = recordSchema<UserDetail>(
@@ -49,11 +58,23 @@ export const USER_DETAIL_SCHEMA = recordSchema<UserDetail>(
     Discord: recordSchema<UserDetail['Discord']>({ userid: { type: 'string' }, username: { type: 'string' }, avatar: { type: 'string' } }),
     Mail_verification: { type: 'integer' },
     TwoFactor: { type: 'boolean' },
-    Language: { type: 'string', enum: ['en', 'ru', 'zh-CN'] },
+    Language: { type: 'string', enum: [...LANGUAGES] },
+    Profiles: {
+      type: 'array',
+      items: recordSchema<DetailProfile>({
+        Uuid: { type: 'string' },
+        Username: { type: 'string' },
+        Primary: { type: 'boolean' },
+        Selected_Skin: { type: 'string' },
+        Selected_Cape: { type: 'string' },
+      }),
+    },
+    MaxProfiles: { type: 'integer' },
     Id: { type: 'integer' },
     Perms: { type: 'integer' },
+    OwnMaxProfiles: { type: ['integer', 'null'] },
   },
-  ['Id', 'Perms'],
+  ['Id', 'Perms', 'OwnMaxProfiles'],
 );
 
 export const USER_DETAIL_EXAMPLE: UserDetail = {
@@ -71,4 +92,9 @@ export const USER_DETAIL_EXAMPLE: UserDetail = {
   Mail_verification: 1,
   TwoFactor: false,
   Language: 'en',
+  Profiles: [
+    { Uuid: PLAYER_UUID, Username: 'Steve', Primary: true, Selected_Skin: SKIN_UUID, Selected_Cape: '' },
+    { Uuid: SECOND_PROFILE_UUID, Username: 'Alex_', Primary: false, Selected_Skin: '', Selected_Cape: '' },
+  ],
+  MaxProfiles: 3,
 };

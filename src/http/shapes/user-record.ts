@@ -3,7 +3,10 @@ import { PLAYER_ID, PLAYER_UUID } from './example-story.ts';
 import { recordSchema } from './record-schema.ts';
 import { ROLE_GRANT_SCHEMA, type RoleGrantRecord } from './role-grant.ts';
 
-/** `password` is the stored argon2id hash, as contract section 2 says. */
+/**
+ * `password` is the stored argon2id hash (contract section 2), and `accessToken`, `serverID` and `hwidId` the
+ * LaunchServer's columns, only for a viewer whose permanent level is owner; else `""` and null (contract section 15).
+ */
 export interface UserRecord {
   id: number;
   username: string;

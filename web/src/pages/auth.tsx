@@ -6,9 +6,17 @@ import { Field, Form, Notice, Page, messageOf } from '../components.tsx';
 import { leaveNote, takeNote } from '../flash.ts';
 import { DiscordLoginButton, DiscordLoginNote } from './discord.tsx';
 import { Rich, t, useT } from '../i18n.ts';
-import { Link, navigate, useLocation } from '../router.tsx';
+import { afterLogin, Link, navigate, useLocation } from '../router.tsx';
 import { useRegistrationGate } from './registration-gate.tsx';
 import { asksForCode, LoginCodeStep } from './two-factor.tsx';
+import {
+  confirmCode,
+  isUnconfirmed,
+  keepContinuation,
+  registrationTab,
+  SendAgainAfterLogin,
+  SendAgainFromTab,
+} from './registration-flow.tsx';
 
 export function CarriedNote() {
   const [note] = useState(takeNote);
@@ -19,6 +27,8 @@ export function LoginPage() {
   useT();
   // Two-factor login: after a right password the API asks for the code (totp_required), a second step in the page.
   const [secondStep, setSecondStep] = useState<{ username: string; password: string } | null>(null);
+  // A refusal because the mail is not confirmed offers to send the mail again, with the login just tried.
+  const [unconfirmed, setUnconfirmed] = useState<{ username: string; password: string } | null>(null);
   if (secondStep) {
     return (
       <Page title={t('login.title')}>
@@ -33,11 +43,13 @@ export function LoginPage() {
       <Form
         submitLabel={t('login.submit')}
         submit={async ({ username, password }) => {
+          setUnconfirmed(null);
           try {
             const reply = await api.post<{ jwt: string }>('/api/auth/login', { username, password });
             session.save(reply.data.jwt);
-            navigate(reply.url ?? '/home');
+            navigate(afterLogin(reply.url));
           } catch (failure) {
+            if (isUnconfirmed(failure)) setUnconfirmed({ username: username!, password: password! });
             if (!asksForCode(failure)) throw failure;
             setSecondStep({ username: username!, password: password! });
           }
@@ -46,6 +58,7 @@ export function LoginPage() {
         <Field label={t('login.username')} name="username" required autocomplete="username" />
         <Field label={t('field.password')} name="password" type="password" required autocomplete="current-password" />
       </Form>
+      {unconfirmed && <SendAgainAfterLogin {...unconfirmed} />}
       <DiscordLoginButton />
       <p class="links">
         <Rich
@@ -77,6 +90,7 @@ export function RegisterPage() {
             return;
           }
           const reply = await api.post('/api/auth/register', { mail, password, invite });
+          keepContinuation(reply.data, mail!);
           leaveNote(t('register.sent', { mail }));
           navigate(reply.url ?? '/register/confirm');
         }}
@@ -112,26 +126,22 @@ export function RegisterPage() {
 export function RegisterConfirmPage() {
   useT();
   const { query } = useLocation();
-  const confirm = async (code: string) => {
-    const reply = await api.post('/api/auth/confirm', { code });
-    const next = reply.url ?? '/register/finish';
-    if (session.token()) {
-      navigate(next);
-    } else {
-      leaveNote(t('confirm.confirmed'));
-      navigate('/login');
-    }
-  };
+  // The tab that registered confirms and is logged in at once, and has the mail sent again with one button.
+  const [kept] = useState(registrationTab.get);
   return (
     <Page title={t('confirm.title')}>
       <CarriedNote />
-      <CodeForm code={query.get('code')} submitLabel={t('confirm.submit')} onCode={confirm} />
-      {!query.get('code') && <SendAgain />}
+      {kept && <p class="muted">{t('confirm.sameTab')}</p>}
+      <CodeForm code={query.get('code')} submitLabel={t('confirm.submit')} onCode={confirmCode} />
+      {!query.get('code') && (kept ? <SendAgainFromTab kept={kept} /> : <SendAgain />)}
     </Page>
   );
 }
 
-/** Registering an unconfirmed mail again mails a new code (contract section 2); the password given here replaces the first. */
+/**
+ * Another tab or browser: registering an unconfirmed mail again mails a new code carrying the password given here
+ * (contract section 15).
+ */
 function SendAgain() {
   return (
     <section class="card" aria-labelledby="send-again">
@@ -140,7 +150,8 @@ function SendAgain() {
       <Form
         submitLabel={t('confirm.sendAgain')}
         submit={async ({ mail, password }) => {
-          await api.post('/api/auth/register', { mail, password });
+          const reply = await api.post('/api/auth/register', { mail, password });
+          keepContinuation(reply.data, mail!);
           return t('confirm.sentAgain', { mail });
         }}
       >

@@ -62,21 +62,25 @@ function LinkedAccount(props: { discord: UserDetail['Discord'] }) {
   );
 }
 
-/** The profile's Discord part: link one (a trip to Discord and back), or show and unlink the linked one. */
+/**
+ * The profile's Discord part: link one (the password, and the code when two-factor login is on, then a trip to Discord
+ * and back), or show and unlink the linked one.
+ */
 export function DiscordLink(props: { profile: UserDetail; onChange: () => Promise<void> }) {
   const enabled = useDiscordEnabled();
   const [asking, setAsking] = useState(false);
+  const [linking, setLinking] = useState(false);
   const action = useAction();
   const unlinkButton = useRef<HTMLButtonElement>(null);
   const linked = props.profile.Discord_integration;
+  const twoFactor = props.profile.TwoFactor;
   // Nothing to offer while the service has no Discord login and nothing is linked.
   if (!linked && !enabled) return null;
-  const link = () =>
-    action.run(async () => {
-      const reply = await api.post('/api/home/discord');
-      // Discord's own page: a real navigation, away from this app.
-      window.location.assign(reply.url!);
-    });
+  const link = async ({ password, totp }: Record<string, string>) => {
+    const reply = await api.post('/api/home/discord', totp === undefined ? { password } : { password, totp: totp.trim() });
+    // Discord's own page: a real navigation, away from this app.
+    window.location.assign(reply.url!);
+  };
   const unlink = () =>
     action.run(async () => {
       setAsking(false);
@@ -107,10 +111,21 @@ export function DiscordLink(props: { profile: UserDetail; onChange: () => Promis
             </Confirmation>
           )}
         </>
+      ) : linking ? (
+        <>
+          <p>{twoFactor ? t('discord.linkPasswordCode') : t('discord.linkPassword')}</p>
+          <Form submitLabel={t('discord.continueToDiscord')} submit={link}>
+            <Field label={t('twoFactor.yourPassword')} name="password" type="password" required autocomplete="current-password" />
+            {twoFactor && <Field label={t('twoFactor.eitherCode')} name="totp" required autocomplete="one-time-code" />}
+          </Form>
+          <button type="button" class="secondary" onClick={() => setLinking(false)}>
+            {t('common.cancel')}
+          </button>
+        </>
       ) : (
         <>
           <p class="muted">{t('discord.linkText')}</p>
-          <button type="button" disabled={action.busy} onClick={() => void link()}>
+          <button type="button" onClick={() => setLinking(true)}>
             {t('discord.link')}
           </button>
         </>
@@ -146,6 +161,7 @@ const PROBLEMS: Record<string, () => string> = {
   denied: () => t('discord.problem.denied'),
   refused: () => t('discord.problem.refused'),
   state: () => t('discord.problem.state'),
+  browser: () => t('discord.problem.browser'),
   taken: () => t('discord.problem.taken'),
   unavailable: () => t('discord.problem.unavailable'),
   account: () => t('discord.problem.account'),

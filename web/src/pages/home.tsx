@@ -2,14 +2,18 @@
 // cape or else the selected cape (docs/decisions.md). The game login card gives launchers the API's address.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, session, textureUrls, type CapeRecord, type SkinRecord, type UserDetail } from '../api.ts';
-import { Confirmation, CopyField, Field, Form, InlineRename, Notice, Page, messageOf, useAction } from '../components.tsx';
+import { Confirmation, CopyField, Field, Form, InlineRename, Notice, Page, PasswordOwner, messageOf, useAction } from '../components.tsx';
 import { leaveNote } from '../flash.ts';
 import { adoptAccountLanguage, formatSize, Rich, t, useT } from '../i18n.ts';
-import { Link, navigate } from '../router.tsx';
+import { Link, navigate, sendToLogin } from '../router.tsx';
+import { LauncherAddress } from '../launcher-address.tsx';
 import { SkinPreview } from '../viewer.tsx';
 import { DeleteAccount, Sessions } from './self-service.tsx';
-import { TwoFactorSection } from './two-factor.tsx';
+import { TwoFactorSection } from './two-factor-settings.tsx';
+import { AppPasswordsSection } from './app-passwords.tsx';
 import { DiscordLink } from './discord.tsx';
+import { ProfilesSection } from './profiles.tsx';
+import { LauncherGrants } from './launcher-grants.tsx';
 
 interface Wardrobe {
   profile: UserDetail;
@@ -57,14 +61,14 @@ export function HomePage() {
         return loaded;
       },
       (error) => {
-        if (!session.token()) navigate('/login', { replace: true });
+        if (!session.token()) sendToLogin();
         else setFailure(messageOf(error));
         return null;
       },
     );
   const reload = async () => void (await load());
   useEffect(() => {
-    if (!session.token()) navigate('/login', { replace: true });
+    if (!session.token()) sendToLogin();
     else void reload();
   }, []);
 
@@ -105,7 +109,7 @@ export function HomePage() {
         </>
       }
     >
-      <p class="muted">{profile.Mail}</p>
+      {profile.Mail ? <p class="muted">{profile.Mail}</p> : <Notice kind="ok">{t('account.noMail')}</Notice>}
       <div class="columns with-preview">
         <SkinPreview
           label={t('home.preview', { name: profile.Username })}
@@ -133,10 +137,15 @@ export function HomePage() {
           <CapeList capes={capes} onChange={reload} />
         </div>
       </div>
+      <ProfilesSection detail={profile} onChange={reload} />
       <GameLogin apiRoot={gameApiRoot} uuid={profile.Uuid} />
-      <AccountForms />
+      <PasswordOwner.Provider value={{ mail: profile.Mail, names: [profile.Username, ...profile.Profiles.map((owned) => owned.Username)] }}>
+        <AccountForms hasMail={profile.Mail !== ''} />
+      </PasswordOwner.Provider>
       <DiscordLink profile={profile} onChange={reload} />
       <TwoFactorSection enabled={profile.TwoFactor} onChange={reload} />
+      <AppPasswordsSection />
+      <LauncherGrants />
       <div class="columns">
         <Sessions />
         <DeleteAccount username={profile.Username} skins={skins.length} capes={capes.length} />
@@ -151,7 +160,11 @@ export function HomePage() {
  */
 function GameLogin(props: { apiRoot: string | null; uuid: string }) {
   // PUBLIC_URL is the game login root without its /api/yggdrasil/ (contract section 9).
-  const launcherDocument = props.apiRoot && `${props.apiRoot.replace(/\/api\/yggdrasil\/?$/, '')}/api/skin/launcher/${props.uuid}`;
+  const siteRoot = props.apiRoot ? props.apiRoot.replace(/\/api\/yggdrasil\/?$/, '') : window.location.origin;
+  const launcherDocument = props.apiRoot && `${siteRoot}/api/skin/launcher/${props.uuid}`;
+  // CustomSkinLoader's CustomSkinAPI root (src/dropin/csl.ts): it asks {root}{name}.json.
+  const cslRoot = `${siteRoot}/csl/`;
+  const cslEntry = JSON.stringify({ name: new URL(cslRoot).host, type: 'CustomSkinAPI', root: cslRoot });
   return (
     <section class="card" aria-labelledby="game-login">
       <h2 id="game-login">{t('game.title')}</h2>
@@ -168,46 +181,14 @@ function GameLogin(props: { apiRoot: string | null; uuid: string }) {
       <details>
         <summary>CustomSkinLoader</summary>
         <p>{t('game.csl')}</p>
+        <pre class="snippet">
+          <code>{cslEntry}</code>
+        </pre>
+        <CopyField label={t('game.cslRoot')} value={cslRoot} />
       </details>
       {launcherDocument && <CopyField label={t('game.launcherDocument')} value={launcherDocument} />}
       <CopyField label={t('game.uuid')} value={props.uuid} />
     </section>
-  );
-}
-
-/** The game login's address as a link to drag into a launcher (authlib-injector's launcher specification) and as text. */
-function LauncherAddress(props: { apiRoot: string }) {
-  const [hint, setHint] = useState('');
-  const dragData = `authlib-injector:yggdrasil-server:${encodeURIComponent(props.apiRoot)}`;
-  return (
-    <>
-      <p>{t('game.drag')}</p>
-      <p>
-        <a
-          class="drag-link"
-          href={dragData}
-          draggable
-          onDragStart={(event) => {
-            const transfer = event.dataTransfer;
-            if (!transfer) return;
-            transfer.setData('text/plain', dragData);
-            transfer.effectAllowed = 'copy';
-            transfer.dropEffect = 'copy';
-          }}
-          onClick={(event) => {
-            // Launchers take it by drag and drop; opening it in the browser leads nowhere.
-            event.preventDefault();
-            setHint(t('game.dragHint'));
-          }}
-        >
-          {t('game.link', { host: new URL(props.apiRoot).host })}
-        </a>
-      </p>
-      <small role="status" aria-live="polite">
-        {hint}
-      </small>
-      <CopyField label={t('game.address')} value={props.apiRoot} />
-    </>
   );
 }
 
@@ -426,7 +407,7 @@ function CapeList(props: { capes: CapeRecord[]; onChange: () => Promise<void> })
   );
 }
 
-function AccountForms() {
+function AccountForms(props: { hasMail: boolean }) {
   return (
     <div class="columns">
       <section class="card" aria-labelledby="change-password-title">
@@ -446,7 +427,7 @@ function AccountForms() {
         </Form>
       </section>
       <section class="card" aria-labelledby="change-mail-title">
-        <h2 id="change-mail-title">{t('account.mailTitle')}</h2>
+        <h2 id="change-mail-title">{t(props.hasMail ? 'account.mailTitle' : 'account.addMailTitle')}</h2>
         <Form
           resetOnSuccess
           submitLabel={t('account.mailSubmit')}

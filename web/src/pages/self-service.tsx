@@ -13,6 +13,7 @@ const KIND_NAMES: Record<AccountSession['kind'], string> = {
   web: 'sessions.kind.web',
   game: 'sessions.kind.game',
   launcher: 'sessions.kind.launcher',
+  oauth: 'sessions.kind.oauth',
 };
 
 /** Puts the focus back on `target` when a confirmation closes and took the focused button with it. */

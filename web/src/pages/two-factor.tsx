@@ -1,22 +1,22 @@
 // Two-factor login in the pages (contract section 12): the login's second step, asked for when the API answers
-// `totp_required`, and the profile's part that turns it on (QR code and secret, a first code, recovery codes shown
-// once) and off (password and a code).
+// `totp_required`. The profile's and the admin console's parts are in two-factor-settings.tsx, which only those
+// (lazily loaded) pages import: the login page's budget (docs/performance.md, Web pages).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, session } from '../api.ts';
-import { Confirmation, CopyField, Field, messageOf, useAction } from '../components.tsx';
-import { Rich, t } from '../i18n.ts';
-import { navigate } from '../router.tsx';
+import { useAction } from '../components.tsx';
+import { t } from '../i18n.ts';
+import { afterLogin, navigate } from '../router.tsx';
 
 /** Whether a failed login asks for the second step. */
 export const asksForCode = (error: unknown) => error instanceof ApiError && error.status === 401 && error.data.totp_required === true;
 
 let nextId = 0;
 
-type CodeKind = 'app' | 'recovery' | 'either';
+export type CodeKind = 'app' | 'recovery' | 'either';
 const HINTS: Record<CodeKind, string> = { app: 'twoFactor.hintApp', recovery: 'twoFactor.hintRecovery', either: 'twoFactor.hintEither' };
 
 /** The code input: digits for the app's code (a phone shows its number pad), letters too where a recovery code fits. */
-function CodeInput(props: { label: string; name: string; error: string | null; kind: CodeKind; autoFocus?: boolean }) {
+export function CodeInput(props: { label: string; name: string; error: string | null; kind: CodeKind; autoFocus?: boolean }) {
   const [id] = useState(() => `two-factor-code-${(nextId += 1)}`);
   const input = useRef<HTMLInputElement>(null);
   useEffect(() => {
@@ -67,10 +67,11 @@ export function LoginCodeStep(props: { username: string; password: string; onBac
           try {
             const reply = await api.post<{ jwt: string }>('/api/auth/login', { username: props.username, password: props.password, totp });
             session.save(reply.data.jwt);
-            navigate(reply.url ?? '/home');
+            navigate(afterLogin(reply.url));
           } catch (failure) {
             if (!(failure instanceof ApiError) || failure.status !== 401) throw failure;
-            setError(t('twoFactor.wrongOrUsed'));
+            // A right code used already: the API's words say to wait for the next one (issue 31).
+            setError(failure.key === 'accounts.totpUsed' ? failure.message : t('twoFactor.wrongOrUsed'));
           }
         });
       }}
@@ -97,193 +98,5 @@ export function LoginCodeStep(props: { username: string; password: string; onBac
       </div>
       <div aria-live="polite">{action.outcome}</div>
     </form>
-  );
-}
-
-interface Setup {
-  secret: string;
-  uri: string;
-  qr: string;
-}
-
-/** The profile's part: turn two-factor login on or off. */
-export function TwoFactorSection(props: { enabled: boolean; onChange: () => Promise<unknown> | void }) {
-  const [setup, setSetup] = useState<Setup | null>(null);
-  const [recoveryCodes, setRecoveryCodes] = useState<string[] | null>(null);
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const action = useAction();
-
-  const begin = () =>
-    action.run(async () => {
-      setRecoveryCodes(null);
-      setSetup((await api.post<Setup>('/api/home/2fa')).data);
-    });
-  const confirm = (code: string) =>
-    action.run(async () => {
-      setCodeError(null);
-      try {
-        const reply = await api.post<{ recovery_codes: string[] }>('/api/home/2fa/confirm', { code });
-        setSetup(null);
-        setRecoveryCodes(reply.data.recovery_codes);
-        await props.onChange();
-      } catch (failure) {
-        if (!(failure instanceof ApiError) || failure.status !== 400) throw failure;
-        setCodeError(t('twoFactor.wrongSetupCode'));
-      }
-    });
-
-  return (
-    <section class="card" aria-labelledby="two-factor-title">
-      <h2 id="two-factor-title">{t('twoFactor.title')}</h2>
-      {recoveryCodes && <RecoveryCodes codes={recoveryCodes} onDone={() => setRecoveryCodes(null)} />}
-      {props.enabled && !recoveryCodes && (
-        <>
-          <p>
-            <Rich text={t('twoFactor.onText')} parts={{ on: (text) => <strong>{text}</strong>, example: (text) => <code>{text}</code> }} />
-          </p>
-          <TurnOff onDone={props.onChange} />
-        </>
-      )}
-      {!props.enabled && !setup && (
-        <>
-          <p class="muted">{t('twoFactor.offText')}</p>
-          <button type="button" disabled={action.busy} onClick={() => void begin()}>
-            {t('twoFactor.turnOnLong')}
-          </button>
-        </>
-      )}
-      {!props.enabled && setup && (
-        <form
-          class="form"
-          onSubmit={(event) => {
-            event.preventDefault();
-            void confirm(String(new FormData(event.currentTarget).get('code') ?? ''));
-          }}
-        >
-          <p>{t('twoFactor.scan')}</p>
-          <img class="qr" src={setup.qr} width={256} height={256} alt={t('twoFactor.qrAlt')} />
-          <CopyField label={t('twoFactor.secret')} value={setup.secret} />
-          <CodeInput label={t('twoFactor.codeNow')} name="code" error={codeError} kind="app" />
-          <button type="submit" disabled={action.busy}>
-            {t('twoFactor.turnOn')}
-          </button>
-          <button type="button" class="secondary" onClick={() => setSetup(null)}>
-            {t('common.cancel')}
-          </button>
-        </form>
-      )}
-      <div aria-live="polite">{action.outcome}</div>
-    </section>
-  );
-}
-
-/** Shown once, right after turning on: the player copies or writes them down. */
-function RecoveryCodes(props: { codes: string[]; onDone: () => void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), []);
-  return (
-    <div class="recovery-codes">
-      <h3 ref={heading} tabIndex={-1}>
-        {t('twoFactor.keepTitle')}
-      </h3>
-      <p>{t('twoFactor.keepText')}</p>
-      <ul class="items" aria-label={t('twoFactor.recoveryCodes')}>
-        {props.codes.map((code) => (
-          <li key={code}>
-            <code>{code}</code>
-          </li>
-        ))}
-      </ul>
-      <CopyField label={t('twoFactor.allCodes')} value={props.codes.join(' ')} />
-      <button type="button" onClick={props.onDone}>
-        {t('twoFactor.kept')}
-      </button>
-    </div>
-  );
-}
-
-function TurnOff(props: { onDone: () => Promise<unknown> | void }) {
-  const [asking, setAsking] = useState(false);
-  const [values, setValues] = useState<{ password: string; code: string } | null>(null);
-  const [codeError, setCodeError] = useState<string | null>(null);
-  const [passwordError, setPasswordError] = useState<string | null>(null);
-  const action = useAction();
-  const turnOff = () =>
-    action.run(async () => {
-      setAsking(false);
-      setCodeError(null);
-      setPasswordError(null);
-      try {
-        await api.delete('/api/home/2fa', values);
-      } catch (failure) {
-        if (failure instanceof ApiError && failure.status === 401) {
-          if (failure.field === 'password') setPasswordError(messageOf(failure));
-          else setCodeError(t('twoFactor.wrongOrUsed'));
-          return;
-        }
-        throw failure;
-      }
-      await props.onDone();
-      return t('twoFactor.isOff');
-    });
-  return (
-    <form
-      class="form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const data = new FormData(event.currentTarget);
-        setValues({ password: String(data.get('password') ?? ''), code: String(data.get('code') ?? '') });
-        setAsking(true);
-      }}
-    >
-      <Field
-        label={t('twoFactor.yourPassword')}
-        name="password"
-        type="password"
-        required
-        autocomplete="current-password"
-        error={passwordError}
-      />
-      <CodeInput label={t('twoFactor.eitherCode')} name="code" error={codeError} kind="either" />
-      <button type="submit" class="secondary" disabled={asking || action.busy}>
-        {t('twoFactor.turnOff')}
-      </button>
-      {asking && (
-        <Confirmation confirmLabel={t('twoFactor.turnOff')} danger onConfirm={() => void turnOff()} onCancel={() => setAsking(false)}>
-          {t('twoFactor.turnOffQuestion')}
-        </Confirmation>
-      )}
-      <div aria-live="polite">{action.outcome}</div>
-    </form>
-  );
-}
-
-/** The admin's user editor: whether the player has two-factor login on, and turning it off for them (a lost phone). */
-export function AdminTwoFactor(props: { userId: number; name: string; on: boolean; mayTurnOff: boolean; onChanged: () => Promise<void> }) {
-  const [asking, setAsking] = useState(false);
-  const action = useAction();
-  const turnOff = () =>
-    action.run(async () => {
-      setAsking(false);
-      await api.delete(`/api/admin/user/${props.userId}/2fa`);
-      await props.onChanged();
-      return t('adminParts.twoFactorOff', { name: props.name });
-    });
-  return (
-    <div role="group" aria-labelledby="user-two-factor-heading">
-      <h3 id="user-two-factor-heading">{t('twoFactor.title')}</h3>
-      <p class="muted">{props.on ? t('adminParts.twoFactorOn') : t('adminParts.twoFactorOffShort')}</p>
-      {props.on && props.mayTurnOff && (
-        <button type="button" class="secondary small" disabled={asking || action.busy} onClick={() => setAsking(true)}>
-          {t('twoFactor.turnOff')}
-        </button>
-      )}
-      {asking && (
-        <Confirmation confirmLabel={t('twoFactor.turnOff')} danger onConfirm={() => void turnOff()} onCancel={() => setAsking(false)}>
-          {t('adminParts.twoFactorQuestion', { name: props.name })}
-        </Confirmation>
-      )}
-      <div aria-live="polite">{action.outcome}</div>
-    </div>
   );
 }

@@ -18,6 +18,7 @@ const ACTION_GROUPS: { group: string; actions: string[] }[] = [
       'auth.password_reset_request',
       'auth.password_reset',
       'user.password_change',
+      'user.password_rehash',
       'user.mail_change',
       'user.select_textures',
       'user.take_off',
@@ -26,10 +27,13 @@ const ACTION_GROUPS: { group: string; actions: string[] }[] = [
       'user.2fa_on',
       'user.2fa_off',
       'user.2fa_recovery_used',
+      'app_password.create',
+      'app_password.revoke',
       'discord.link',
       'discord.unlink',
     ],
   },
+  { group: 'profiles', actions: ['profile.create', 'profile.rename', 'profile.delete', 'profile.transfer'] },
   { group: 'registration', actions: ['registration.mode', 'invite.create', 'invite.revoke', 'invite.use'] },
   { group: 'administration', actions: ['user.create', 'user.update', 'user.ban', 'role.grant', 'role.revoke', 'role.expire'] },
   {
@@ -109,10 +113,21 @@ export function describe(entry: Pick<AuditEntry, 'action' | 'details'>): string 
       return t('admin:sentence.create', { name: String(details.username), level: level(details.perms) });
     case 'user.delete':
       return t('admin:sentence.delete', { count: count(details.skins) });
+    case 'user.password_rehash':
+      return t('admin:sentence.passwordRehash', { from: String(details.from) });
     case 'user.mail_change':
       return t('admin:sentence.mailChange', { mail: String(details.mail) });
     case 'user.take_off':
       return t(details.texture === 'cape' ? 'admin:sentence.takeOffCape' : 'admin:sentence.takeOffSkin');
+    case 'profile.create':
+    case 'profile.delete':
+      return t(entry.action === 'profile.create' ? 'admin:sentence.profileCreate' : 'admin:sentence.profileDelete', {
+        name: String(details.name),
+      });
+    case 'profile.rename':
+      return t('admin:sentence.profileRename', { from: String(details.from), to: String(details.to) });
+    case 'profile.transfer':
+      return t('admin:sentence.profileTransfer', { uuid: String(details.uuid), to: String(details.to) });
     case 'auth.login_failures':
       return details.address
         ? t('admin:sentence.loginFailuresFrom', { count: count(details.failures), address: String(details.address) })
@@ -150,6 +165,11 @@ export function describe(entry: Pick<AuditEntry, 'action' | 'details'>): string 
             ? 'admin:sentence.twoFactorOffOperator'
             : 'admin:sentence.twoFactorOff',
       );
+    case 'app_password.create':
+    case 'app_password.revoke':
+      return t(entry.action === 'app_password.create' ? 'admin:sentence.appPasswordCreate' : 'admin:sentence.appPasswordRevoke', {
+        name: String(details.name),
+      });
     case 'user.2fa_recovery_used':
       return t('admin:sentence.recovery', { count: count(details.left) });
     case 'registration.mode': {

@@ -1,7 +1,8 @@
 // Capes: every cape with its owners by name; admins upload capes, give one to a player by typing their name, take it
 // back, and delete capes, each hard-to-undo step after a confirmation in the page.
 import { useState } from 'preact/hooks';
-import { api, LEVELS, textureUrls, type CapeRecord, type UserDetail } from '../../api.ts';
+import { api, textureUrls, type CapeRecord, type UserDetail } from '../../api.ts';
+import { LEVELS } from '../../../../src/shared/levels.ts';
 import { Confirmation, Notice, useAction } from '../../components.tsx';
 import { useT } from '../../i18n.ts';
 import { usePagedList } from '../../table.tsx';

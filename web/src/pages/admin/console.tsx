@@ -1,11 +1,13 @@
 // /admin: the console for levels 1 and up. Moderators read; admins edit users, skins and capes and ban hardware;
 // owners also set levels, grant roles and mail everyone (contract section 3). The API checks every call; the console
 // only hides what the caller's level cannot do.
+import type { JSX } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import { api, LEVELS, session, type UserDetail } from '../../api.ts';
+import { api, session, type UserDetail } from '../../api.ts';
+import { LEVELS } from '../../../../src/shared/levels.ts';
 import { Notice, Page, messageOf } from '../../components.tsx';
 import { adoptAccountLanguage, t as webT, useT } from '../../i18n.ts';
-import { Link, navigate, useLocation } from '../../router.tsx';
+import { Link, sendToLogin, useLocation } from '../../router.tsx';
 import { logOut } from '../home.tsx';
 import { AuditSection } from './audit.tsx';
 import { CapesSection } from './capes.tsx';
@@ -13,21 +15,23 @@ import { DashboardSection } from './dashboard.tsx';
 import { HardwareSection } from './hardware.tsx';
 import { MailSection } from './mail.tsx';
 import { RegistrationSection } from './registration.tsx';
+import { SECTIONS, type SectionId } from './sections.ts';
 import { SkinsSection } from './skins.tsx';
 import { UsersSection } from './users.tsx';
 import { adminWordsReady, levelName } from './words.ts';
 import './admin.css';
 
-const TABS = [
-  { id: 'dashboard', level: LEVELS.moderator },
-  { id: 'users', level: LEVELS.moderator },
-  { id: 'skins', level: LEVELS.moderator },
-  { id: 'capes', level: LEVELS.moderator },
-  { id: 'hardware', level: LEVELS.moderator },
-  { id: 'registration', level: LEVELS.moderator },
-  { id: 'audit', level: LEVELS.moderator },
-  { id: 'mail', level: LEVELS.owner },
-] as const;
+/** Each section's view (the type wants one for every section of SECTIONS and no other); each takes what it needs. */
+const VIEWS: Record<SectionId, (props: { level: number; editing: string | null }) => JSX.Element> = {
+  dashboard: DashboardSection,
+  users: UsersSection,
+  skins: SkinsSection,
+  capes: CapesSection,
+  hardware: HardwareSection,
+  registration: RegistrationSection,
+  audit: AuditSection,
+  mail: MailSection,
+};
 
 export function AdminPage() {
   const t = useT();
@@ -41,11 +45,11 @@ export function AdminPage() {
       () => setWords(true),
       (error) => setFailure(messageOf(error)),
     );
-    if (!session.token()) return navigate('/login', { replace: true });
+    if (!session.token()) return sendToLogin();
     api.get<UserDetail>('/api/home').then(
       // The account's stored language (contract section 14): the console follows it, as the profile does.
       (reply) => void adoptAccountLanguage(reply.data.Language).finally(() => setLevel(reply.data.PermLvl)),
-      (error) => (session.token() ? setFailure(messageOf(error)) : navigate('/login', { replace: true })),
+      (error) => (session.token() ? setFailure(messageOf(error)) : sendToLogin()),
     );
   }, []);
   if (failure)
@@ -67,7 +71,8 @@ export function AdminPage() {
       </Page>
     );
 
-  const tab = TABS.find((candidate) => candidate.id === query.get('tab') && level >= candidate.level) ?? TABS[0];
+  const tab = SECTIONS.find((candidate) => candidate.id === query.get('tab') && level >= candidate.level) ?? SECTIONS[0];
+  const View = VIEWS[tab.id];
   return (
     <Page
       title={t('admin:title')}
@@ -83,20 +88,13 @@ export function AdminPage() {
     >
       <p class="muted">{t('admin:youAre', { level: levelName(level), number: level })}</p>
       <nav class="tabs" aria-label={t('admin:sections')}>
-        {TABS.filter((candidate) => level >= candidate.level).map((candidate) => (
+        {SECTIONS.filter((candidate) => level >= candidate.level).map((candidate) => (
           <Link key={candidate.id} href={`/admin?tab=${candidate.id}`} class={candidate.id === tab.id ? 'active' : ''}>
             {t(`admin:tabs.${candidate.id}`)}
           </Link>
         ))}
       </nav>
-      {tab.id === 'dashboard' && <DashboardSection />}
-      {tab.id === 'registration' && <RegistrationSection level={level} />}
-      {tab.id === 'users' && <UsersSection level={level} editing={query.get('user')} />}
-      {tab.id === 'skins' && <SkinsSection level={level} />}
-      {tab.id === 'capes' && <CapesSection level={level} />}
-      {tab.id === 'hardware' && <HardwareSection level={level} />}
-      {tab.id === 'audit' && <AuditSection />}
-      {tab.id === 'mail' && <MailSection />}
+      <View level={level} editing={query.get('user')} />
     </Page>
   );
 }

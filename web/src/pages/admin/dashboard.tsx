@@ -84,7 +84,7 @@ export function DashboardSection() {
         </section>
         <section class="card" aria-labelledby="dash-registration">
           <h2 id="dash-registration">{t('admin:dashboard.registration')}</h2>
-          <p class="figure">{modeWords(figures.registration).short}</p>
+          <p class="figure word">{modeWords(figures.registration).short}</p>
           <p class="muted">{modeWords(figures.registration).long}</p>
           <Link href="/admin?tab=registration">{t('admin:dashboard.registrationLink')}</Link>
         </section>

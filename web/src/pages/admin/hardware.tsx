@@ -1,7 +1,8 @@
 // Hardware: the machines a GravitLauncher LaunchServer reported, with the players who launched the game on them;
 // admins ban or unban one. The user editor shows the same list for one player's machines.
 import { useState } from 'preact/hooks';
-import { api, LEVELS, type HardwareRecord } from '../../api.ts';
+import { api, type HardwareRecord } from '../../api.ts';
+import { LEVELS } from '../../../../src/shared/levels.ts';
 import { Confirmation, Notice, useAction } from '../../components.tsx';
 import { formatNumber, language, t, useT } from '../../i18n.ts';
 import { Table, usePagedList } from '../../table.tsx';

@@ -2,7 +2,7 @@
 // typed name (exact: GET /api/admin/user/{name}), plus the console's error texts in an admin's words.
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, type ErrorParams, type UserDetail, type UserRecord } from '../../api.ts';
-import { PASSWORD_LENGTH } from '../../../../src/http/shapes/account-rules.ts';
+import { PASSWORD_LENGTH } from '../../../../src/shared/account-rules.ts';
 import { messageOf } from '../../components.tsx';
 import { t } from '../../i18n.ts';
 import { Link } from '../../router.tsx';
@@ -109,7 +109,6 @@ const ADMIN_WORDS: Record<string, (params: ErrorParams) => string> = {
   'textures.noCape': () => t('admin:errors.capeGone'),
   'textures.fileRequired': () => t('admin:errors.chooseCape'),
   'textures.notPng': () => t('admin:errors.notPng'),
-  'textures.invalidPng': () => t('admin:errors.notPng'),
   'textures.truncated': () => t('admin:errors.notPng'),
   'textures.empty': () => t('admin:errors.notPng'),
   'textures.headerMissing': () => t('admin:errors.notPng'),
@@ -117,6 +116,12 @@ const ADMIN_WORDS: Record<string, (params: ErrorParams) => string> = {
   'admin.expiryPast': () => t('admin:errors.futureEnd'),
   'admin.atOrAboveOwnLevel': () => t('admin:errors.aboveYou'),
   'textures.skinAtOrAboveOwnLevel': () => t('admin:errors.aboveYou'),
+  'textures.capeOwnerAtOrAboveOwnLevel': () => t('admin:errors.aboveYou'),
+  'admin.ownPerms': () => t('admin:errors.ownLevel'),
+  'admin.ownRole': () => t('admin:errors.ownLevel'),
+  'admin.banNeedsPermanent': () => t('admin:errors.permanentOnly'),
+  'admin.grantNeedsPermanentOwner': () => t('admin:errors.permanentOnly'),
+  'admin.onlyOwnerPerms': () => t('admin:errors.permanentOnly'),
   'admin.lastOwner': () => t('admin:errors.lastOwner'),
   'admin.noRoleGrant': () => t('admin:errors.noRole'),
   'textures.reasonTooLong': () => t('admin:errors.reasonTooLong'),

@@ -2,7 +2,8 @@
 // once), invitation links (admins make them, each shown once, single use, expiring) and the list to withdraw them.
 import { useEffect, useState } from 'preact/hooks';
 import type { InviteRecord, NewInvite, RegistrationModeName, RegistrationState } from '../../../../src/http/shapes/registration.ts';
-import { api, LEVELS } from '../../api.ts';
+import { api } from '../../api.ts';
+import { LEVELS } from '../../../../src/shared/levels.ts';
 import { Confirmation, CopyField, Notice, messageOf, useAction } from '../../components.tsx';
 import { dateTime, Rich, t, useT } from '../../i18n.ts';
 import { Table, usePagedList } from '../../table.tsx';

@@ -1,7 +1,8 @@
 // Skins: every player's skins with their owner by name; admins rename them, switch their arm model and delete one as
 // moderation (the owner is mailed the reason), each in the page.
 import { useState } from 'preact/hooks';
-import { api, LEVELS, textureUrls, type SkinRecord } from '../../api.ts';
+import { api, textureUrls, type SkinRecord } from '../../api.ts';
+import { LEVELS } from '../../../../src/shared/levels.ts';
 import { Confirmation, Notice, useAction } from '../../components.tsx';
 import { Rich, useT } from '../../i18n.ts';
 import { usePagedList } from '../../table.tsx';

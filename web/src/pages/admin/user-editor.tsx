@@ -1,13 +1,15 @@
 // One user: their standing (ban and unban), the fields an admin may change, the permission level, role grants with
-// revoke, the capes they own, their skins (with the moderation delete) and their hardware.
+// revoke, their game profiles, the capes they own, their skins (with the moderation delete) and their hardware.
 import { useEffect, useState } from 'preact/hooks';
-import { api, LEVELS, type SkinRecord, type UserDetail } from '../../api.ts';
+import { api, type SkinRecord, type UserDetail } from '../../api.ts';
+import { LEVELS } from '../../../../src/shared/levels.ts';
 import type { RoleGrantRecord } from '../../../../src/http/shapes/role-grant.ts';
 import { Confirmation, Field, Form, Notice, useAction } from '../../components.tsx';
 import { dateTime, formatDate, useT } from '../../i18n.ts';
 import { AdminDiscordLink } from '../discord.tsx';
-import { AdminTwoFactor } from '../two-factor.tsx';
+import { AdminTwoFactor } from '../two-factor-settings.tsx';
 import { HardwareList } from './hardware.tsx';
+import { UserProfiles } from './profiles.tsx';
 import { fieldOf, plainMessage } from './names.tsx';
 import { SkinList } from './skins.tsx';
 import { levelName, listOf } from './words.ts';
@@ -77,7 +79,7 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
           ? t('admin:editor.capes', { capes: listOf(user.Capes.map((cape) => cape.Name)) })
           : t('admin:editor.noCapes')}
       </p>
-      {isOwner && <Standing user={user} name={name} onChanged={reload} />}
+      {(isOwner || (canEdit && props.level > user.Perms)) && <Standing user={user} name={name} onChanged={reload} />}
       {canEdit ? (
         <Form
           submitLabel={t('admin:editor.save')}
@@ -152,6 +154,7 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
         onChanged={reload}
       />
       <RoleGrants user={user} grants={grants} isOwner={isOwner} onChanged={reload} />
+      <UserProfiles user={user} canEdit={canEdit} onChanged={reload} />
       <UserSkins user={user} level={props.level} onChanged={reload} />
       {user.Id > 0 && (
         <>
@@ -164,7 +167,8 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
 }
 
 /**
- * Ban and unban, for owners (perms is theirs to change). A ban ends every session at once; unbanning makes the
+ * Ban and unban, for admins above the user's perms (the API also wants that level as the admin's own perms, not a
+ * role grant, and says so when it is not). A ban ends every session at once; unbanning makes the
  * account a player again (docs/decisions.md: a level it had before is not restored by itself).
  */
 function Standing(props: { user: AdminDetail; name: string; onChanged: () => Promise<void> }) {

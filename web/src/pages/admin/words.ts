@@ -1,5 +1,6 @@
 // The console's words: its catalogue (locales/<language>/admin.json, loaded with the console's chunk, never with the
 // login page), level names and lists in the page's language.
+import { levelNameOf } from '../../../../src/shared/levels.ts';
 import { language, loadNamespace, registerNamespace, t } from '../../i18n.ts';
 
 registerNamespace('admin', {
@@ -11,11 +12,11 @@ registerNamespace('admin', {
 /** Resolves once the console's catalogue is there in English and the page's language. */
 export const adminWordsReady = (): Promise<void> => loadNamespace('admin');
 
-const LEVEL_KEYS: Record<number, string> = { [-1]: 'banned', 0: 'player', 1: 'moderator', 2: 'admin', 3: 'owner' };
-
 /** A permission level's name ("moderator"), or "level 7" for one the console does not know. */
-export const levelName = (level: number): string =>
-  LEVEL_KEYS[level] ? t(`admin:level.${LEVEL_KEYS[level]}`) : t('admin:level.unknown', { number: level });
+export const levelName = (level: number): string => {
+  const name = levelNameOf(level);
+  return name ? t(`admin:level.${name}`) : t('admin:level.unknown', { number: level });
+};
 
 /** Names as a list in the page's language: "A, B and C", "A、B和C". */
 export const listOf = (items: string[]): string => new Intl.ListFormat(language(), { style: 'long', type: 'conjunction' }).format(items);

@@ -1,0 +1,68 @@
+// The one place for who may do what to whom in the admin API (contract sections 3 and 15 "Levels"). A role grant
+// lets its holder act at its level (edit users, skins and capes below it), never appoint, demote or ban: those go by
+// the permanent level, `perms`, so that a temporary grant cannot make itself, or anyone, permanent.
+import type { Caller } from './authenticate.ts';
+import { LEVELS } from './standing.ts';
+import { actorOf, type Actor } from '../audit/audit.ts';
+import { forbidden } from '../http/envelope.ts';
+
+/** Who makes an admin change: a signed-in user, or the operator CLI (both levels owner, no user id). */
+export interface Editor {
+  actor: Actor;
+  /** The effective level: perms raised by an unexpired role grant. */
+  level: number;
+  /** The stored perms, without any grant. */
+  permanentLevel: number;
+}
+
+export const editorOf = (caller: Caller): Editor => ({
+  actor: actorOf(caller.user),
+  level: caller.level,
+  permanentLevel: caller.user.perms,
+});
+
+/** Whether the editor sees stored secrets (password hashes, the LaunchServer's token columns): permanent owners only. */
+export const seesSecrets = (editor: Editor): boolean => editor.permanentLevel >= LEVELS.owner;
+
+/**
+ * Editing an account, its skins, or taking its capes: only below the editor's own (effective) level. A permanent
+ * owner, having no higher level to turn to, may also edit other owners and themselves (but not their perms: below).
+ */
+export function checkBelowOwnLevel(editor: Editor, targetLevel: number, refusal: string): void {
+  if (targetLevel < editor.level) return;
+  if (editor.permanentLevel >= LEVELS.owner) return;
+  throw forbidden(refusal);
+}
+
+/** Banning (to -1) and unbanning (-1 to 0): the editor's permanent level must be admin or more and above `targetPerms`. */
+export function checkMayBan(editor: Editor, targetPerms: number): void {
+  if (editor.permanentLevel < LEVELS.admin || editor.permanentLevel <= targetPerms) throw forbidden('admin.banNeedsPermanent');
+}
+
+const isBanChange = (from: number, to: number) => to === LEVELS.banned || (from === LEVELS.banned && to === LEVELS.player);
+
+/**
+ * A change of a user's perms from `from` to `to`. Nobody changes their own. Bans and unbans: checkMayBan. Anything
+ * else needs a permanent owner above the target's perms, or an owner demoting another owner; `anotherOwnerExists`
+ * keeps the last owner (asked only for that demotion).
+ */
+export async function checkPermsChange(
+  editor: Editor,
+  target: { id: number; perms: number },
+  to: number,
+  anotherOwnerExists: () => Promise<boolean>,
+): Promise<void> {
+  if (target.id === editor.actor.id) throw forbidden('admin.ownPerms');
+  const demotesOwner = target.perms === LEVELS.owner && to < LEVELS.owner;
+  if (isBanChange(target.perms, to) && !demotesOwner) checkMayBan(editor, target.perms);
+  else if (editor.permanentLevel < LEVELS.owner) throw forbidden('admin.onlyOwnerPerms');
+  else if (target.perms >= LEVELS.owner && !demotesOwner) throw forbidden('admin.atOrAboveOwnLevel');
+  if (demotesOwner && !(await anotherOwnerExists())) throw forbidden('admin.lastOwner');
+}
+
+/** Granting or revoking a role: a permanent owner, for someone else whose perms are below owner. */
+export function checkMayGrant(editor: Editor, target: { id: number; perms: number }): void {
+  if (target.id === editor.actor.id) throw forbidden('admin.ownRole');
+  if (editor.permanentLevel < LEVELS.owner) throw forbidden('admin.grantNeedsPermanentOwner');
+  if (target.perms >= LEVELS.owner) throw forbidden('admin.atOrAboveOwnLevel');
+}

@@ -1,0 +1,237 @@
+// The grants players give launchers (contract section 18), as the service keeps them beside oidc-provider's own
+// state: who consented, to which client, for which scopes and profile. A grant is a session of kind `oauth`: revoking
+// it (here, from the sessions list, by a password change, a ban, log out everywhere or the game's signout) ends its
+// refresh tokens (the adapter no longer finds the grant) and its access tokens (game tokens carry the grant's id).
+import type { Kysely } from 'kysely';
+import type { AdapterPayload } from 'oidc-provider';
+import { recordAudit, type Actor } from '../audit/audit.ts';
+import { unixSeconds, type Clock } from '../clock.ts';
+import type { Database, Executor } from '../database/schema.ts';
+import { notFound } from '../http/envelope.ts';
+import type { OAuthGrantRecord } from '../http/shapes/oauth.ts';
+import { unsignedUuid, userUuid } from '../yggdrasil/shapes.ts';
+import type { GameTokens } from '../yggdrasil/tokens.ts';
+
+export const SCOPES = {
+  select: 'Yggdrasil.PlayerProfiles.Select',
+  read: 'Yggdrasil.PlayerProfiles.Read',
+  join: 'Yggdrasil.Server.Join',
+} as const;
+
+/** An OAuth access token's life (the value LittleSkin and Janus use); the refresh token's is in provider.ts. */
+export const OAUTH_ACCESS_TOKEN_SECONDS = 3 * 86400;
+
+export interface NewGrant {
+  grantKey: string;
+  userId: number;
+  clientId: string;
+  scopes: string[];
+  profileId: number | null;
+  /** Until the first token is issued: the code's end. */
+  expiresAt: number;
+}
+
+export class OAuthGrants {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly clock: Clock,
+    private readonly gameTokens: GameTokens,
+    private readonly publicUrl: string,
+  ) {}
+
+  /** The account's `sub`: the game login's own user id (a name-based UUID), remembered to find the account again. */
+  async subjectOf(executor: Executor, userId: number): Promise<string> {
+    const subject = userUuid(userId);
+    await executor
+      .insertInto('oauth_subjects')
+      .values({ user_id: userId, subject })
+      .onConflict((conflict) => conflict.column('user_id').doNothing())
+      .execute();
+    return subject;
+  }
+
+  async userOf(subject: string): Promise<number | null> {
+    const row = await this.db.selectFrom('oauth_subjects').select('user_id').where('subject', '=', subject).executeTakeFirst();
+    return row?.user_id ?? null;
+  }
+
+  async record(executor: Executor, grant: NewGrant, actor: Actor): Promise<void> {
+    const now = this.clock.now();
+    await executor
+      .insertInto('oauth_grants')
+      .values({
+        grant_key: grant.grantKey,
+        user_id: grant.userId,
+        client_id: grant.clientId,
+        scopes: grant.scopes.join(' '),
+        profile_id: grant.profileId,
+        created_at: now,
+        last_used_at: null,
+        expires_at: grant.expiresAt,
+        revoked_at: null,
+      })
+      .execute();
+    await recordAudit(executor, now, {
+      actor,
+      action: 'oauth.grant',
+      target: grant.userId,
+      details: { client: grant.clientId, scopes: grant.scopes },
+    });
+  }
+
+  /**
+   * A token oidc-provider stored: an access token with Select and Join becomes a game token bound to the grant's
+   * profile (join and validate accept it; it counts in the account's cap); every token extends its grant's life.
+   */
+  async tokenSaved(model: string, id: string, payload: AdapterPayload): Promise<void> {
+    if ((model !== 'AccessToken' && model !== 'RefreshToken') || typeof payload.grantId !== 'string') return;
+    const grant = await this.db
+      .selectFrom('oauth_grants')
+      .select(['id', 'user_id', 'profile_id', 'expires_at', 'revoked_at'])
+      .where('grant_key', '=', payload.grantId)
+      .executeTakeFirst();
+    if (!grant || grant.revoked_at !== null) return;
+    const now = this.clock.now();
+    const endsAt = typeof payload.exp === 'number' ? payload.exp * 1000 : now;
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('oauth_grants')
+        .set({ expires_at: Math.max(grant.expires_at, endsAt), ...(model === 'AccessToken' && { last_used_at: now }) })
+        .where('id', '=', grant.id)
+        .execute();
+      const scopes = new Set(String(payload.scope ?? '').split(' '));
+      if (model !== 'AccessToken' || !scopes.has(SCOPES.select) || !scopes.has(SCOPES.join) || grant.profile_id === null) return;
+      const profile = await trx.selectFrom('profiles').select(['id', 'name']).where('id', '=', grant.profile_id).executeTakeFirst();
+      if (profile) await this.gameTokens.issueOAuth(trx, id, grant.user_id, profile, grant.id, endsAt);
+    });
+  }
+
+  /** Ends the grant (oidc-provider revoked its tokens: a reused refresh token, a revocation request). */
+  async revokeByKey(grantKey: string): Promise<void> {
+    const grant = await this.db
+      .selectFrom('oauth_grants')
+      .select(['id', 'user_id', 'client_id'])
+      .where('grant_key', '=', grantKey)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (grant) await this.end(grant, { id: null, name: 'system' });
+  }
+
+  /**
+   * Ends every grant of a client an admin deletes, each in its account's audit trail, and removes their codes and
+   * tokens; returns how many grants were in use.
+   */
+  async endClient(executor: Executor, clientId: string, actor: Actor): Promise<number> {
+    const now = this.clock.now();
+    const ended = await executor
+      .selectFrom('oauth_grants')
+      .select('user_id')
+      .where('client_id', '=', clientId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    await executor
+      .updateTable('oauth_grants')
+      .set({ revoked_at: now })
+      .where('client_id', '=', clientId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    for (const grant of ended)
+      await recordAudit(executor, now, { actor, action: 'oauth.revoke', target: grant.user_id, details: { client: clientId } });
+    await executor
+      .deleteFrom('oauth_models')
+      .where('grant_id', 'in', executor.selectFrom('oauth_grants').select('grant_key').where('client_id', '=', clientId))
+      .execute();
+    return ended.length;
+  }
+
+  /** The account's grants in use (neither revoked nor ended), oldest first. */
+  async list(userId: number): Promise<OAuthGrantRecord[]> {
+    const rows = await this.db
+      .selectFrom('oauth_grants')
+      .leftJoin('oauth_clients', 'oauth_clients.id', 'oauth_grants.client_id')
+      .leftJoin('profiles', 'profiles.id', 'oauth_grants.profile_id')
+      .select([
+        'oauth_grants.id',
+        'oauth_grants.client_id',
+        'oauth_clients.name as client_name',
+        'oauth_grants.scopes',
+        'profiles.uuid',
+        'profiles.name',
+        'oauth_grants.created_at',
+        'oauth_grants.last_used_at',
+      ])
+      .where('oauth_grants.user_id', '=', userId)
+      .where('oauth_grants.revoked_at', 'is', null)
+      .where('oauth_grants.expires_at', '>', this.clock.now())
+      .orderBy('oauth_grants.id')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      client: { id: row.client_id, name: row.client_name ?? row.client_id },
+      scopes: row.scopes.split(' ').filter((scope) => scope !== ''),
+      profile: row.uuid === null || row.name === null ? null : { id: unsignedUuid(row.uuid), name: row.name },
+      created: unixSeconds(row.created_at),
+      last_used: row.last_used_at === null ? null : unixSeconds(row.last_used_at),
+    }));
+  }
+
+  /** The player revokes one of their grants; 404 for one that is not theirs or not in use. */
+  async revoke(userId: number, id: number, actor: Actor): Promise<void> {
+    const grant = await this.db
+      .selectFrom('oauth_grants')
+      .select(['id', 'user_id', 'client_id'])
+      .where('id', '=', id)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', this.clock.now())
+      .executeTakeFirst();
+    if (!grant) throw notFound('oauth.grantNotFound');
+    await this.end(grant, actor);
+  }
+
+  private async end(grant: { id: number; user_id: number; client_id: string }, actor: Actor) {
+    const now = this.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('oauth_grants').set({ revoked_at: now }).where('id', '=', grant.id).where('revoked_at', 'is', null).execute();
+      await recordAudit(trx, now, { actor, action: 'oauth.revoke', target: grant.user_id, details: { client: grant.client_id } });
+    });
+  }
+
+  /** The claims of the account `subject` under the grant `grantKey`, for the ID token and userinfo. */
+  async claims(subject: string, grantKey: string | undefined, scope: string): Promise<Record<string, unknown>> {
+    const scopes = new Set(scope.split(' '));
+    const claims: Record<string, unknown> = { sub: subject };
+    const userId = await this.userOf(subject);
+    if (userId === null) return claims;
+    if (scopes.has('profile') || scopes.has('email')) {
+      const user = await this.db
+        .selectFrom('users')
+        .select(['username', 'uuid', 'mail', 'mail_verify'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (user && scopes.has('profile')) {
+        claims.nickname = user.username;
+        claims.picture = user.uuid === null ? null : `${this.publicUrl}/api/skin/head/${user.uuid}`;
+      }
+      if (user && scopes.has('email')) {
+        claims.email = user.mail;
+        claims.email_verified = user.mail_verify === 1;
+      }
+    }
+    if (scopes.has(SCOPES.select) && grantKey !== undefined) {
+      const chosen = await this.db
+        .selectFrom('oauth_grants')
+        .innerJoin('profiles', 'profiles.id', 'oauth_grants.profile_id')
+        .select(['profiles.uuid', 'profiles.name'])
+        .where('oauth_grants.grant_key', '=', grantKey)
+        .where('profiles.user_id', '=', userId)
+        .executeTakeFirst();
+      if (chosen) claims.selectedProfile = { id: unsignedUuid(chosen.uuid), name: chosen.name };
+    }
+    if (scopes.has(SCOPES.read)) {
+      const profiles = await this.db.selectFrom('profiles').select(['uuid', 'name']).where('user_id', '=', userId).orderBy('id').execute();
+      claims.availableProfiles = profiles.map((profile) => ({ id: unsignedUuid(profile.uuid), name: profile.name }));
+    }
+    return claims;
+  }
+}

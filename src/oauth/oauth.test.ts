@@ -1,0 +1,332 @@
+// Yggdrasil Connect (contract section 18) with openid-client as the launcher: discovery, the device grant, the
+// authorization code grant with PKCE and a loopback redirect, refresh rotation, userinfo, and the access token as a
+// game token joining a server.
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import { describeEachDatabase } from '../../test/support/databases.ts';
+import { CookieJar, DEVICE_SCOPE, launcherConfig, oidc } from '../../test/support/oidc-launcher.ts';
+import { PUBLIC_URL, randomAddress, startService, type TestService } from '../../test/support/service.ts';
+
+const API = '/api/yggdrasil';
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+/** openid-client's error for an answer `{error: "invalid_grant"}`. */
+const invalidGrant = (error: { error?: string }) => error.error === 'invalid_grant';
+
+describeEachDatabase('Yggdrasil Connect', (kind) => {
+  let service: TestService;
+  let config: oidc.Configuration;
+  let clientId: string;
+
+  before(async () => {
+    service = await startService(kind, { settings: { profiles: { nameRule: 'minecraft', maxProfiles: 3, uuid: 'random', rename: true } } });
+    config = await launcherConfig(service);
+    clientId = config.clientMetadata().client_id;
+  });
+  after(async () => service?.close());
+
+  const player = async () => {
+    const registered = await service.registerPlayer();
+    const home = (await service.call('GET', '/api/home', { token: registered.token })).body.data;
+    return { ...registered, uuid: (home.Uuid as string).replace(/-/g, '') };
+  };
+  const form = (path: string, fields: Record<string, string>) =>
+    service.call('POST', path, {
+      body: new URLSearchParams(fields).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+  const deviceStart = (scope = DEVICE_SCOPE) => form('/oauth/device', { client_id: clientId, scope });
+  const poll = (deviceCode: string) => form('/oauth/token', { grant_type: DEVICE_GRANT, client_id: clientId, device_code: deviceCode });
+  const consent = (token: string, body: Record<string, unknown>) => service.call('POST', '/api/oauth/consent', { token, body });
+  const join = (accessToken: string, profile: string, serverId: string) =>
+    service.call('POST', `${API}/sessionserver/session/minecraft/join`, {
+      body: { accessToken, selectedProfile: profile, serverId },
+      ip: randomAddress(),
+    });
+
+  it('publishes its discovery document, and the game login names it', async () => {
+    const discovery = (await service.call('GET', '/.well-known/openid-configuration')).body;
+    assert.equal(discovery.issuer, PUBLIC_URL);
+    for (const [field, path] of Object.entries({
+      authorization_endpoint: '/oauth/authorize',
+      device_authorization_endpoint: '/oauth/device',
+      token_endpoint: '/oauth/token',
+      userinfo_endpoint: '/oauth/userinfo',
+      jwks_uri: '/oauth/jwks',
+      revocation_endpoint: '/oauth/revoke',
+    })) {
+      assert.equal(discovery[field], `${PUBLIC_URL}${path}`, field);
+    }
+    assert.deepEqual([...discovery.scopes_supported].sort(), [
+      'Yggdrasil.PlayerProfiles.Read',
+      'Yggdrasil.PlayerProfiles.Select',
+      'Yggdrasil.Server.Join',
+      'email',
+      'offline_access',
+      'openid',
+      'profile',
+    ]);
+    assert.deepEqual(discovery.response_types_supported, ['code']);
+    assert.deepEqual([...discovery.grant_types_supported].sort(), ['authorization_code', 'refresh_token', DEVICE_GRANT]);
+    assert.deepEqual(discovery.subject_types_supported, ['public']);
+    assert.ok(discovery.id_token_signing_alg_values_supported.includes('RS256'));
+    assert.deepEqual(discovery.code_challenge_methods_supported, ['S256']);
+    assert.ok(discovery.token_endpoint_auth_methods_supported.includes('none'));
+    assert.match(discovery.shared_client_id, /^[0-9a-f]{32}$/);
+
+    const meta = (await service.call('GET', `${API}/`)).body.meta;
+    assert.equal(meta['feature.openid_configuration_url'], `${PUBLIC_URL}/.well-known/openid-configuration`);
+    assert.equal(meta['feature.no_email_login'], true);
+    assert.equal(meta['feature.non_email_login'], true);
+  });
+
+  it('logs a launcher in with the device grant: the player approves the code, the token joins a server', async () => {
+    const steve = await player();
+    const started = await oidc.initiateDeviceAuthorization(config, { scope: DEVICE_SCOPE });
+    assert.match(started.user_code, /^[2-9A-HJ-NP-Z]{4}-[2-9A-HJ-NP-Z]{4}$/);
+    assert.equal(started.verification_uri, `${PUBLIC_URL}/device`);
+    assert.equal(started.verification_uri_complete, `${PUBLIC_URL}/device?user_code=${started.user_code}`);
+    assert.equal(started.expires_in, 600);
+    assert.equal(started.interval, 5);
+
+    const typed = started.user_code.replace('-', '').toLowerCase();
+    const shown = await service.call('POST', '/api/oauth/request', { token: steve.token, body: { user_code: typed } });
+    assert.equal(shown.status, 200, shown.body.msg);
+    assert.equal(shown.body.data.client.id, clientId);
+    assert.deepEqual(shown.body.data.profiles, [{ id: steve.uuid, name: steve.username }]);
+    const approved = await consent(steve.token, { user_code: typed, approve: true });
+    assert.equal(approved.status, 200, approved.body.msg);
+
+    const tokens = await oidc.pollDeviceAuthorizationGrant(config, started);
+    assert.ok(tokens.refresh_token, 'offline_access gives a refresh token');
+    assert.equal(tokens.expires_in, 3 * 86400);
+    const claims = tokens.claims()!;
+    assert.deepEqual(claims.selectedProfile, { id: steve.uuid, name: steve.username });
+
+    const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
+    assert.deepEqual(userinfo.selectedProfile, { id: steve.uuid, name: steve.username });
+
+    assert.equal((await join(tokens.access_token, steve.uuid, 'server-1')).status, 204);
+    const joined = await service.call(
+      'GET',
+      `${API}/sessionserver/session/minecraft/hasJoined?username=${steve.username}&serverId=server-1`,
+    );
+    assert.equal(joined.status, 200);
+    assert.equal(joined.body.id, steve.uuid);
+
+    const refreshed = await service.call('POST', `${API}/authserver/refresh`, { body: { accessToken: tokens.access_token } });
+    assert.equal(refreshed.status, 403, 'the password refresh refuses an OAuth token');
+  });
+
+  it('answers a launcher polling the device grant: pending, slow_down, access_denied, expired_token, invalid_grant', async () => {
+    const alex = await player();
+    const started = (await deviceStart()).body;
+    assert.equal((await poll(started.device_code)).body.error, 'authorization_pending');
+    assert.equal((await poll(started.device_code)).body.error, 'slow_down', 'a poll sooner than the interval');
+    assert.equal((await poll('no-such-device-code')).body.error, 'invalid_grant');
+
+    const refused = await consent(alex.token, { user_code: started.user_code, approve: false });
+    assert.equal(refused.status, 200);
+    const denied = await poll(started.device_code);
+    assert.equal(denied.status, 400);
+    assert.equal(denied.body.error, 'access_denied');
+    assert.equal(denied.body.access_token, undefined);
+    const again = await consent(alex.token, { user_code: started.user_code, approve: true });
+    assert.equal(again.status, 404, 'a settled code is not offered again');
+
+    const late = (await deviceStart()).body;
+    const [row] = await service.db
+      .selectFrom('oauth_models')
+      .select(['id', 'payload'])
+      .where('model', '=', 'DeviceCode')
+      .execute()
+      .then((rows) => rows.filter((one) => JSON.parse(one.payload).userCode === late.user_code.replace('-', '')));
+    const payload = JSON.parse(row!.payload);
+    payload.exp = Math.floor(Date.now() / 1000) - 1;
+    await service.db
+      .updateTable('oauth_models')
+      .set({ payload: JSON.stringify(payload) })
+      .where('id', '=', row!.id)
+      .execute();
+    assert.equal((await poll(late.device_code)).body.error, 'expired_token');
+    assert.equal((await consent(alex.token, { user_code: late.user_code, approve: true })).status, 404, 'an expired code');
+  });
+
+  it('refuses Select and Read asked together', async () => {
+    const answer = await deviceStart('openid Yggdrasil.PlayerProfiles.Select Yggdrasil.PlayerProfiles.Read');
+    assert.equal(answer.status, 400);
+    assert.equal(answer.body.error, 'invalid_scope');
+  });
+
+  it('lets a player with several profiles choose one, which the token acts for', async () => {
+    const owner = await player();
+    const second = await service.call('POST', '/api/home/profiles', {
+      token: owner.token,
+      body: { name: `Alt${owner.username.slice(-6)}` },
+    });
+    assert.equal(second.status, 201, second.body.msg);
+    const altId = second.body.data.uuid.replace(/-/g, '');
+    const started = (await deviceStart()).body;
+    const shown = await service.call('POST', '/api/oauth/request', { token: owner.token, body: { user_code: started.user_code } });
+    assert.equal(shown.body.data.profiles.length, 2);
+    assert.equal((await consent(owner.token, { user_code: started.user_code, approve: true })).status, 400, 'a profile must be chosen');
+    assert.equal((await consent(owner.token, { user_code: started.user_code, approve: true, profile: altId })).status, 200);
+    const tokens = (await poll(started.device_code)).body;
+    assert.ok(tokens.access_token);
+    assert.equal((await join(tokens.access_token, owner.uuid, 'server-2')).status, 403, 'not the chosen profile');
+    assert.equal((await join(tokens.access_token, altId, 'server-2')).status, 204);
+  });
+
+  it('logs a launcher in through the browser: PKCE S256 and a loopback redirect on any port', async () => {
+    const steve = await player();
+    const verifier = oidc.randomPKCECodeVerifier();
+    const redirect = 'http://127.0.0.1:51234/yggdrasil/callback';
+    const state = oidc.randomState();
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: redirect,
+      scope: 'openid offline_access profile email Yggdrasil.PlayerProfiles.Select Yggdrasil.Server.Join',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+      state,
+    });
+    const browser = new CookieJar();
+    const opened = await service.call('GET', url.pathname + url.search, { headers: browser.header() });
+    assert.equal(opened.status, 303, opened.raw.toString());
+    browser.take(opened.headers);
+    const page = new URL(String(opened.headers.location), PUBLIC_URL);
+    assert.equal(page.pathname, '/authorize');
+    const uid = page.searchParams.get('uid')!;
+    const shown = await service.call('POST', '/api/oauth/request', { token: steve.token, body: { uid } });
+    assert.equal(shown.status, 200, shown.body.msg);
+    const approved = await consent(steve.token, { uid, approve: true });
+    assert.equal(approved.status, 200, approved.body.msg);
+    const resumed = new URL(approved.body.data.redirect, PUBLIC_URL);
+    const back = await service.call('GET', resumed.pathname, { headers: browser.header() });
+    assert.equal(back.status, 303, back.raw.toString());
+    const callback = new URL(String(back.headers.location));
+    assert.equal(`${callback.origin}${callback.pathname}`, redirect);
+
+    const wrong = await form('/oauth/token', {
+      grant_type: 'authorization_code',
+      client_id: clientId,
+      code: callback.searchParams.get('code')!,
+      redirect_uri: redirect,
+      code_verifier: oidc.randomPKCECodeVerifier(),
+    });
+    assert.equal(wrong.status, 400);
+    assert.equal(wrong.body.error, 'invalid_grant');
+    assert.equal(wrong.body.access_token, undefined);
+  });
+
+  it('exchanges the code of a browser login with its verifier, refreshes with rotation, and revokes the grant on reuse', async () => {
+    const steve = await player();
+    const tokens = await browserLogin(steve.token);
+    const claims = tokens.claims()!;
+    assert.deepEqual(claims.selectedProfile, { id: steve.uuid, name: steve.username });
+    assert.equal(claims.nickname, steve.username);
+    assert.equal(claims.email, steve.mail);
+    const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
+    assert.equal(userinfo.email_verified, true);
+    assert.equal(
+      userinfo.picture,
+      `${PUBLIC_URL}/api/skin/head/${(await service.call('GET', '/api/home', { token: steve.token })).body.data.Uuid}`,
+    );
+
+    const rotated = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+    assert.notEqual(rotated.refresh_token, tokens.refresh_token);
+    assert.equal((await join(rotated.access_token, steve.uuid, 'server-3')).status, 204);
+    await assert.rejects(oidc.refreshTokenGrant(config, tokens.refresh_token!), invalidGrant);
+    assert.equal((await join(rotated.access_token, steve.uuid, 'server-3')).status, 403, 'the reuse revoked the whole grant');
+    await assert.rejects(oidc.refreshTokenGrant(config, rotated.refresh_token!), invalidGrant);
+  });
+
+  it("lists a player's grants and revokes one; log out everywhere ends them all", async () => {
+    const steve = await player();
+    const first = await browserLogin(steve.token);
+    const second = await browserLogin(steve.token);
+    const grants = (await service.call('GET', '/api/home/oauth/grants', { token: steve.token })).body.data;
+    assert.equal(grants.length, 2);
+    assert.deepEqual(grants[0].client, { id: clientId, name: 'Launchers' });
+    assert.deepEqual(grants[0].profile, { id: steve.uuid, name: steve.username });
+    assert.ok(grants[0].scopes.includes('Yggdrasil.Server.Join'));
+    const sessions = (await service.call('GET', '/api/home/sessions', { token: steve.token })).body.data;
+    assert.deepEqual(
+      sessions.filter((session: { kind: string }) => session.kind !== 'web').map((session: { kind: string }) => session.kind),
+      ['oauth', 'oauth'],
+      'listed as kind oauth, not as game tokens',
+    );
+    const other = await player();
+    assert.equal((await service.call('DELETE', `/api/home/oauth/grants/${grants[0].id}`, { token: other.token })).status, 404);
+    assert.equal((await service.call('DELETE', `/api/home/oauth/grants/${grants[0].id}`, { token: steve.token })).status, 200);
+    assert.equal((await join(first.access_token, steve.uuid, 'server-4')).status, 403);
+    await assert.rejects(oidc.refreshTokenGrant(config, first.refresh_token!), invalidGrant);
+    assert.equal((await join(second.access_token, steve.uuid, 'server-4')).status, 204);
+    const audit = await service.db.selectFrom('audit_log').select('action').where('target_id', 'is not', null).execute();
+    assert.ok(audit.some((entry) => entry.action === 'oauth.grant'));
+    assert.ok(audit.some((entry) => entry.action === 'oauth.revoke'));
+
+    assert.equal((await service.call('DELETE', '/api/home/sessions', { token: steve.token })).status, 200);
+    assert.equal((await join(second.access_token, steve.uuid, 'server-4')).status, 403);
+    await assert.rejects(oidc.refreshTokenGrant(config, second.refresh_token!), invalidGrant);
+  });
+
+  it("ends a player's grants with the game login's signout and a password change", async () => {
+    const steve = await player();
+    const first = await browserLogin(steve.token);
+    const signout = await service.call('POST', `${API}/authserver/signout`, {
+      body: { username: steve.mail, password: steve.password },
+      ip: randomAddress(),
+    });
+    assert.equal(signout.status, 204);
+    assert.equal((await join(first.access_token, steve.uuid, 'server-5')).status, 403);
+    await assert.rejects(oidc.refreshTokenGrant(config, first.refresh_token!), invalidGrant);
+
+    const second = await browserLogin(steve.token);
+    const login = await service.call('POST', '/api/auth/login', {
+      body: { username: steve.mail, password: steve.password },
+      ip: randomAddress(),
+    });
+    const changed = await service.call('PATCH', '/api/home', {
+      token: login.body.data.jwt,
+      body: { current_password: steve.password, password: 'another good passphrase' },
+    });
+    assert.equal(changed.status, 200, changed.raw.toString());
+    await assert.rejects(oidc.refreshTokenGrant(config, second.refresh_token!), invalidGrant);
+  });
+
+  it('refuses its tokens while YGGDRASIL_CONNECT=false, and takes them again once it is back on', async () => {
+    const steve = await player();
+    const tokens = await browserLogin(steve.token);
+    service.settings.yggdrasilConnect = false;
+    try {
+      await service.restart();
+      assert.equal((await service.call('GET', '/.well-known/openid-configuration')).status, 404);
+      assert.equal((await service.call('GET', `${API}/`)).body.meta['feature.openid_configuration_url'], undefined);
+      assert.equal((await service.call('POST', `${API}/authserver/validate`, { body: { accessToken: tokens.access_token } })).status, 403);
+      assert.equal((await join(tokens.access_token, steve.uuid, 'server-6')).status, 403);
+    } finally {
+      service.settings.yggdrasilConnect = true;
+      await service.restart();
+    }
+    assert.equal((await service.call('POST', `${API}/authserver/validate`, { body: { accessToken: tokens.access_token } })).status, 204);
+    assert.equal((await join(tokens.access_token, steve.uuid, 'server-6')).status, 204);
+  });
+
+  /** The whole browser login of `launcherConfig`'s client for the player logged in with `token`. */
+  const browserLogin = async (token: string) => {
+    const verifier = oidc.randomPKCECodeVerifier();
+    const redirect = 'http://localhost:40000/cb';
+    const url = oidc.buildAuthorizationUrl(config, {
+      redirect_uri: redirect,
+      scope: 'openid offline_access profile email Yggdrasil.PlayerProfiles.Select Yggdrasil.Server.Join',
+      code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    const browser = new CookieJar();
+    const opened = await service.call('GET', url.pathname + url.search);
+    browser.take(opened.headers);
+    const uid = new URL(String(opened.headers.location), PUBLIC_URL).searchParams.get('uid')!;
+    const approved = await consent(token, { uid, approve: true });
+    const back = await service.call('GET', new URL(approved.body.data.redirect, PUBLIC_URL).pathname, { headers: browser.header() });
+    return oidc.authorizationCodeGrant(config, new URL(String(back.headers.location)), { pkceCodeVerifier: verifier });
+  };
+});

@@ -1,0 +1,33 @@
+// The kinds of session an account may have, in one place: the sessions list, revoking all of an account's sessions
+// (log out everywhere, a password change, a ban), housekeeping and the API's `kind` enum all read this registry, so
+// a new kind is its name in the API's list (src/http/shapes/account-session.ts) and its entry here, which the type
+// checker demands, besides its table.
+import type { Database } from '../database/schema.ts';
+import type { SessionKind } from '../http/shapes/account-session.ts';
+
+export type { SessionKind };
+
+/** A table whose rows are sessions of one account: each with its id, owner, start and revocation. */
+type SessionTable = {
+  [T in keyof Database]: Database[T] extends { id: unknown; user_id: number; created_at: number; revoked_at: number | null } ? T : never;
+}[keyof Database];
+
+/** A column of `table` holding when a session ends unless renewed (Unix milliseconds). */
+type EndColumn<T extends SessionTable> = { [C in keyof Database[T]]: Database[T][C] extends number ? C : never }[keyof Database[T]];
+
+type SessionKindEntry = { [T in SessionTable]: { table: T; ends: EndColumn<T> & string } }[SessionTable];
+
+export const SESSION_KINDS = {
+  /** A login on the site: the JWT's session, ending with the JWT. */
+  web: { table: 'sessions', ends: 'expires_at' },
+  /** A game login token (Yggdrasil), 15 days. */
+  game: { table: 'game_tokens', ends: 'expires_at' },
+  /** A GravitLauncher session: it lasts as long as its refresh token (the launcher refreshes the access token itself). */
+  launcher: { table: 'launcher_sessions', ends: 'refresh_expires_at' },
+  /** A Yggdrasil Connect grant: it lasts as long as its last token (its access tokens are game tokens listed here, not
+   * under `game`). */
+  oauth: { table: 'oauth_grants', ends: 'expires_at' },
+} as const satisfies Record<SessionKind, SessionKindEntry>;
+
+/** Each kind with its table and end column, for code that goes over all of them. */
+export const SESSION_KIND_ENTRIES = Object.entries(SESSION_KINDS) as { [K in SessionKind]: [K, (typeof SESSION_KINDS)[K]] }[SessionKind][];
