@@ -14,6 +14,8 @@ import { AccountService } from './accounts/service.ts';
 import { Tokens } from './accounts/tokens.ts';
 import { twoFactorRoutes } from './two-factor/routes.ts';
 import { appPasswordRoutes } from './app-passwords/routes.ts';
+import { passkeyRoutes } from './passkeys/routes.ts';
+import { Passkeys } from './passkeys/service.ts';
 import { AppPasswords } from './app-passwords/service.ts';
 import { SecretBox } from './two-factor/secret-box.ts';
 import { TwoFactorService } from './two-factor/service.ts';
@@ -247,6 +249,20 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
   passwordCheckRoutes(app, limiter);
   twoFactorRoutes(app, twoFactor);
   appPasswordRoutes(app, appPasswords);
+  passkeyRoutes(
+    app,
+    new Passkeys({
+      db,
+      clock,
+      failures,
+      credentials,
+      limiter,
+      tokens,
+      publicUrl: settings.publicUrl,
+      serverName: settings.serverName,
+      mailQueued: () => mailWorker.wake(),
+    }),
+  );
   adminRoutes(
     app,
     new UserAdmin(

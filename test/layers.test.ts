@@ -39,6 +39,7 @@ const LAYERS = [
   'app-passwords',
   'registration',
   'discord',
+  'passkeys',
   'textures',
   'images',
   'profiles',

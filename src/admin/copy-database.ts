@@ -57,6 +57,8 @@ export const TABLES = [
   { name: 'two_factor', key: ['user_id'] },
   { name: 'two_factor_recovery', key: ['id'], serial: true },
   { name: 'app_passwords', key: ['id'], serial: true },
+  { name: 'passkeys', key: ['id'], serial: true },
+  { name: 'passkey_challenges', key: ['id'], serial: true },
   { name: 'console_settings', key: ['name'] },
   { name: 'invites', key: ['id'], serial: true },
   { name: 'discord_states', key: ['state_hash'] },

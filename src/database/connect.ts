@@ -23,6 +23,7 @@ import * as profiles from './migrations/015_profiles.ts';
 import * as importMap from './migrations/016_import_map.ts';
 import * as appPasswords from './migrations/017_app_passwords.ts';
 import * as oauth from './migrations/018_oauth.ts';
+import * as passkeys from './migrations/019_passkeys.ts';
 import { PipelinedReads } from './pipelined-reads.ts';
 import type { Database } from './schema.ts';
 
@@ -48,6 +49,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '016_import_map': importMap,
   '017_app_passwords': appPasswords,
   '018_oauth': oauth,
+  '019_passkeys': passkeys,
 };
 
 /**

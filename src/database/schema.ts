@@ -325,6 +325,42 @@ export interface TwoFactorRecoveryTable {
 }
 
 /** A player's app password (contract section 18): a launcher's password of its own, never the account's. */
+/** A player's passkey (contract section 21): a WebAuthn credential. */
+export interface PasskeysTable {
+  id: Generated<number>;
+  /** The credential id (base64url). */
+  credential_id: string;
+  user_id: number;
+  /** The account's WebAuthn user handle (base64url), the same for each of its passkeys. */
+  user_handle: string;
+  /** The COSE public key (base64url). */
+  public_key: string;
+  /** The authenticator's signature counter at the last login (0 for authenticators that keep none). */
+  counter: number;
+  /** JSON list of the transports the browser reported. */
+  transports: string;
+  /** 1 when the credential is synced (a platform's passkey) rather than bound to one device. */
+  backed_up: number;
+  aaguid: string;
+  name: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** A challenge handed out for adding a passkey or logging in with one: single use, five minutes. */
+export interface PasskeyChallengesTable {
+  id: Generated<number>;
+  /** SHA-256 (hex) of the challenge (adding) or of the login's challenge_id. */
+  key_hash: string;
+  /** The challenge (base64url) the response must sign. */
+  challenge: string;
+  /** Adding a passkey: the account's WebAuthn user handle the options named; null for a login. */
+  user_handle: string | null;
+  /** The web session that asked to add a passkey; null for a login. */
+  session_id: number | null;
+  expires_at: number;
+}
+
 export interface AppPasswordsTable {
   id: Generated<number>;
   user_id: number;
@@ -413,6 +449,8 @@ export interface Database {
   oauth_clients: OAuthClientsTable;
   oauth_grants: OAuthGrantsTable;
   oauth_subjects: OAuthSubjectsTable;
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
 }
 
 /** Every model oidc-provider keeps (tokens, codes, grants, sessions, interactions), as its JSON payload. */

@@ -26,6 +26,7 @@ const ENDED = [
   { table: 'mail_outbox', ends: 'sent_at', keptMs: SENT_MAIL_KEPT_MS },
   // A day after its end: a launcher still polling an expired device code is told expired_token meanwhile.
   { table: 'oauth_models', ends: 'expires_at', keptMs: 24 * 3600_000 },
+  { table: 'passkey_challenges', ends: 'expires_at', keptMs: 0 },
 ] as const;
 
 type Removed = Record<(typeof ENDED)[number]['table'], number>;

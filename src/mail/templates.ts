@@ -93,6 +93,14 @@ export function discordLinkedMessage(language: Language, discordName: string, pr
   ]);
 }
 
+/** A passkey was added to the player's account: a new way in, so the player hears of it in case it was not them. */
+export function passkeyAddedMessage(language: Language, passkeyName: string, profileLink: string): MailContent {
+  return paragraphsMail(mail(language, 'passkeyAdded.subject'), [
+    { text: mail(language, 'passkeyAdded.added', { name: passkeyName }) },
+    paragraphWithLink(mail(language, 'passkeyAdded.advice', { link: profileLink }), profileLink),
+  ]);
+}
+
 /**
  * "m***e@example.org": enough of a new address for its owner to recognise it, not all of it for whoever reads the
  * former one (which may no longer be the player's). The domain stays whole.

@@ -51,6 +51,14 @@ export const RULES = {
     message: 'limits.codeFailuresPerAddress',
     perClientAddress: true,
   },
+  // Each login challenge is a row until it ends: enough for a person who opens the login page again and again.
+  passkeyChallengesPerAddress: {
+    name: 'passkey-challenge-ip',
+    limit: 60,
+    windowMs: 15 * 60_000,
+    message: 'limits.passkeyChallengesPerAddress',
+    perClientAddress: true,
+  },
   mailsPerAddress: {
     name: 'mail-ip',
     limit: 10,

@@ -28,7 +28,8 @@ const KEPT = [
   'Minecraft',
   'Discord',
   'HMCL',
-  // Yggdrasil Connect, the launcher login's name (as HMCL and UUID, not translated).
+  // Yggdrasil Connect, the launcher login's name (as HMCL and UUID, not translated), and the game login's.
+  'Yggdrasil Connect',
   'Yggdrasil',
   'UUID',
   'PNG',

@@ -1,6 +1,6 @@
 // Shared building blocks: the page frame, labelled fields, and forms that show the API's own messages.
 import { createContext, type ComponentChildren } from 'preact';
-import { useContext, useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, type ErrorParams } from './api.ts';
 import { PASSWORD_LENGTH } from '../../src/shared/account-rules.ts';
 import { formatSize, LanguagePicker, t, useT } from './i18n.ts';
@@ -122,6 +122,8 @@ function ThemeSwitch() {
 }
 
 let nextFieldId = 0;
+/** An id no other element of the page has, for a label's or a description's reference. */
+export const uniqueId = (prefix: string) => `${prefix}-${(nextFieldId += 1)}`;
 
 /** Errors a Form received from the API for one of its fields, by the field's name: each Field shows its own. */
 const FieldErrors = createContext<Record<string, string>>({});
@@ -215,7 +217,7 @@ export function Field(props: {
   /** What is wrong with the value, shown under the input and read out with it. */
   error?: string | null;
 }) {
-  const [id] = useState(() => `field-${(nextFieldId += 1)}`);
+  const [id] = useState(() => uniqueId('field'));
   const errorId = `${id}-error`;
   const fromForm = useContext(FieldErrors)[props.name];
   const error = props.error || fromForm || null;
@@ -282,7 +284,7 @@ async function copyToClipboard(text: string, input: HTMLInputElement): Promise<b
 
 /** A labelled read-only value with a copy button; the outcome is announced to screen readers. */
 export function CopyField(props: { label: string; value: string }) {
-  const [id] = useState(() => `field-${(nextFieldId += 1)}`);
+  const [id] = useState(() => uniqueId('field'));
   const input = useRef<HTMLInputElement>(null);
   const [outcome, setOutcome] = useState('');
   const copy = async () => {
@@ -312,142 +314,6 @@ export function Notice(props: { kind: 'error' | 'ok'; children: ComponentChildre
     <p class={`notice ${props.kind}`} role={props.kind === 'error' ? 'alert' : 'status'}>
       {props.children}
     </p>
-  );
-}
-
-const EMPTY_NAME = { skin: 'rename.emptySkin', cape: 'rename.emptyCape', profile: 'rename.emptyProfile' } as const;
-
-/**
- * A name with a Rename button that turns it into a field in place (Enter or Save renames, Escape or Cancel keeps the
- * name); the focus goes to the field, and back to the button afterwards. `rename` throws the API's error, shown on
- * the field.
- */
-export function InlineRename(props: { name: string; what: 'skin' | 'cape' | 'profile'; rename: (name: string) => Promise<void> }) {
-  const [editing, setEditing] = useState(false);
-  const [value, setValue] = useState(props.name);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [id] = useState(() => `rename-${(nextFieldId += 1)}`);
-  const input = useRef<HTMLInputElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const wasEditing = useRef(false);
-  useEffect(() => {
-    if (editing) input.current?.select();
-    else if (wasEditing.current) button.current?.focus();
-    wasEditing.current = editing;
-  }, [editing]);
-  const cancel = () => {
-    setEditing(false);
-    setError(null);
-    setValue(props.name);
-  };
-  if (!editing)
-    return (
-      <span class="name-line">
-        <strong>{props.name}</strong>
-        <button
-          ref={button}
-          type="button"
-          class="secondary small"
-          aria-label={t('common.renameLabel', { name: props.name })}
-          onClick={() => setEditing(true)}
-        >
-          {t('common.rename')}
-        </button>
-      </span>
-    );
-  return (
-    <form
-      class="rename"
-      onSubmit={(event) => {
-        event.preventDefault();
-        const name = value.trim();
-        if (!name) return setError(t(EMPTY_NAME[props.what]));
-        if (name === props.name) return cancel();
-        setBusy(true);
-        props.rename(name).then(
-          () => {
-            setBusy(false);
-            setError(null);
-            setEditing(false);
-          },
-          (failure) => {
-            setBusy(false);
-            setError(messageOf(failure));
-            input.current?.focus();
-          },
-        );
-      }}
-      onKeyDown={(event) => event.key === 'Escape' && cancel()}
-    >
-      <label for={id}>{t('common.newNameFor', { name: props.name })}</label>
-      <input
-        id={id}
-        ref={input}
-        value={value}
-        maxLength={64}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onInput={(event) => setValue(event.currentTarget.value)}
-      />
-      {error && (
-        <small id={`${id}-error`} class="field-error">
-          {error}
-        </small>
-      )}
-      <div class="actions">
-        <button type="submit" disabled={busy}>
-          {t('common.save')}
-        </button>
-        <button type="button" class="secondary" onClick={cancel}>
-          {t('common.cancel')}
-        </button>
-      </div>
-    </form>
-  );
-}
-
-/**
- * Asks in the page before an action that is hard to undo, unlike window.confirm: the question stays readable beside
- * what it is about, and it looks the same in every browser. The confirm button takes the focus (or, with `fields`,
- * their first field); Escape cancels.
- */
-export function Confirmation(props: {
-  children: ComponentChildren;
-  confirmLabel: string;
-  /** The question's name for screen readers, when it is not the confirm button's label. */
-  label?: string;
-  /** Fields under the question (a reason to give, say). */
-  fields?: ComponentChildren;
-  danger?: boolean;
-  onConfirm: () => void;
-  onCancel: () => void;
-}) {
-  const [id] = useState(() => `confirmation-${(nextFieldId += 1)}`);
-  const dialog = useRef<HTMLDivElement>(null);
-  const confirm = useRef<HTMLButtonElement>(null);
-  // Focused as soon as it is drawn (not after the next paint): an Escape pressed right after opening it must reach it.
-  useLayoutEffect(() => (dialog.current?.querySelector<HTMLElement>('input, textarea, select') ?? confirm.current)?.focus(), []);
-  return (
-    <div
-      ref={dialog}
-      class={props.danger ? 'card confirmation danger' : 'card confirmation'}
-      role="alertdialog"
-      aria-label={props.label ?? props.confirmLabel}
-      aria-describedby={id}
-      onKeyDown={(event) => event.key === 'Escape' && props.onCancel()}
-    >
-      <p id={id}>{props.children}</p>
-      {props.fields}
-      <div class="actions">
-        <button ref={confirm} type="button" class={props.danger ? 'danger' : undefined} onClick={props.onConfirm}>
-          {props.confirmLabel}
-        </button>
-        <button type="button" class="secondary" onClick={props.onCancel}>
-          {t('common.cancel')}
-        </button>
-      </div>
-    </div>
   );
 }
 

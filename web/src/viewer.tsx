@@ -7,6 +7,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { SkinViewer } from 'skinview3d';
 import { t } from './i18n.ts';
+import './viewer.css';
 
 const MIN_ZOOM = 0.5;
 const MAX_ZOOM = 2;

@@ -3,7 +3,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AppPasswordRecord, NewAppPassword } from '../../../src/http/shapes/app-password.ts';
 import { api } from '../api.ts';
-import { Confirmation, CopyField, Field, Form, Notice, messageOf, useAction } from '../components.tsx';
+import { CopyField, Field, Form, Notice, messageOf, useAction } from '../components.tsx';
+import { Confirmation } from '../editing.tsx';
 import { dateTime, t } from '../i18n.ts';
 
 export function AppPasswordsSection() {

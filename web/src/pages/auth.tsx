@@ -2,9 +2,10 @@
 // /register/confirm?code= and /reset/confirm?code= with the code filled in.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, session } from '../api.ts';
-import { Field, Form, Notice, Page, messageOf } from '../components.tsx';
+import { Field, Form, Notice, Page, messageOf, useGameApiRoot } from '../components.tsx';
 import { leaveNote, takeNote } from '../flash.ts';
 import { DiscordLoginButton, DiscordLoginNote } from './discord.tsx';
+import { offerPasskeysInAutofill, PasskeyLoginButton } from './passkey-login.tsx';
 import { Rich, t, useT } from '../i18n.ts';
 import { afterLogin, Link, navigate, useLocation } from '../router.tsx';
 import { useRegistrationGate } from './registration-gate.tsx';
@@ -29,6 +30,7 @@ export function LoginPage() {
   const [secondStep, setSecondStep] = useState<{ username: string; password: string } | null>(null);
   // A refusal because the mail is not confirmed offers to send the mail again, with the login just tried.
   const [unconfirmed, setUnconfirmed] = useState<{ username: string; password: string } | null>(null);
+  const apiRoot = useGameApiRoot();
   if (secondStep) {
     return (
       <Page title={t('login.title')}>
@@ -40,25 +42,29 @@ export function LoginPage() {
     <Page title={t('login.title')}>
       <CarriedNote />
       <DiscordLoginNote />
-      <Form
-        submitLabel={t('login.submit')}
-        submit={async ({ username, password }) => {
-          setUnconfirmed(null);
-          try {
-            const reply = await api.post<{ jwt: string }>('/api/auth/login', { username, password });
-            session.save(reply.data.jwt);
-            navigate(afterLogin(reply.url));
-          } catch (failure) {
-            if (isUnconfirmed(failure)) setUnconfirmed({ username: username!, password: password! });
-            if (!asksForCode(failure)) throw failure;
-            setSecondStep({ username: username!, password: password! });
-          }
-        }}
-      >
-        <Field label={t('login.username')} name="username" required autocomplete="username" />
-        <Field label={t('field.password')} name="password" type="password" required autocomplete="current-password" />
-      </Form>
+      {/* The first focus in the form lets the browser's suggestions offer passkeys as well. */}
+      <div onFocusIn={() => offerPasskeysInAutofill(apiRoot)}>
+        <Form
+          submitLabel={t('login.submit')}
+          submit={async ({ username, password }) => {
+            setUnconfirmed(null);
+            try {
+              const reply = await api.post<{ jwt: string }>('/api/auth/login', { username, password });
+              session.save(reply.data.jwt);
+              navigate(afterLogin(reply.url));
+            } catch (failure) {
+              if (isUnconfirmed(failure)) setUnconfirmed({ username: username!, password: password! });
+              if (!asksForCode(failure)) throw failure;
+              setSecondStep({ username: username!, password: password! });
+            }
+          }}
+        >
+          <Field label={t('login.username')} name="username" required autocomplete="username webauthn" />
+          <Field label={t('field.password')} name="password" type="password" required autocomplete="current-password" />
+        </Form>
+      </div>
       {unconfirmed && <SendAgainAfterLogin {...unconfirmed} />}
+      <PasskeyLoginButton />
       <DiscordLoginButton />
       <p class="links">
         <Rich

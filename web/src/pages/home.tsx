@@ -2,7 +2,8 @@
 // cape or else the selected cape (docs/decisions.md). The game login card gives launchers the API's address.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError, session, textureUrls, type CapeRecord, type SkinRecord, type UserDetail } from '../api.ts';
-import { Confirmation, CopyField, Field, Form, InlineRename, Notice, Page, PasswordOwner, messageOf, useAction } from '../components.tsx';
+import { CopyField, Field, Form, Notice, Page, PasswordOwner, messageOf, useAction } from '../components.tsx';
+import { Confirmation, InlineRename } from '../editing.tsx';
 import { leaveNote } from '../flash.ts';
 import { adoptAccountLanguage, formatSize, Rich, t, useT } from '../i18n.ts';
 import { Link, navigate, sendToLogin } from '../router.tsx';
@@ -11,7 +12,8 @@ import { SkinPreview } from '../viewer.tsx';
 import { DeleteAccount, Sessions } from './self-service.tsx';
 import { TwoFactorSection } from './two-factor-settings.tsx';
 import { AppPasswordsSection } from './app-passwords.tsx';
-import { DiscordLink } from './discord.tsx';
+import { PasskeysSection } from './passkeys.tsx';
+import { DiscordLink } from './discord-account.tsx';
 import { ProfilesSection } from './profiles.tsx';
 import { LauncherGrants } from './launcher-grants.tsx';
 
@@ -144,6 +146,7 @@ export function HomePage() {
       </PasswordOwner.Provider>
       <DiscordLink profile={profile} onChange={reload} />
       <TwoFactorSection enabled={profile.TwoFactor} onChange={reload} />
+      <PasskeysSection twoFactor={profile.TwoFactor} />
       <AppPasswordsSection />
       <LauncherGrants />
       <div class="columns">

@@ -4,7 +4,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { OAuthGrantRecord } from '../../../src/http/shapes/oauth.ts';
 import { api } from '../api.ts';
-import { Confirmation, Notice, messageOf, useAction } from '../components.tsx';
+import { Notice, messageOf, useAction } from '../components.tsx';
+import { Confirmation } from '../editing.tsx';
 import { dateTime, t } from '../i18n.ts';
 
 /** The words of each scope the provider knows; another scope is shown as it is. */

@@ -4,7 +4,8 @@
 // profile the section stays small: the one profile and how many are allowed.
 import { useRef, useState } from 'preact/hooks';
 import { api, textureUrls, type UserDetail } from '../api.ts';
-import { Confirmation, Field, Form, InlineRename, messageOf, useAction } from '../components.tsx';
+import { Field, Form, messageOf, useAction } from '../components.tsx';
+import { Confirmation, InlineRename } from '../editing.tsx';
 import { t, useT } from '../i18n.ts';
 
 type DetailProfile = UserDetail['Profiles'][number];

@@ -3,7 +3,8 @@
 // two-factor.tsx.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, ApiError } from '../api.ts';
-import { Confirmation, CopyField, Field, Form, messageOf, useAction } from '../components.tsx';
+import { CopyField, Field, Form, messageOf, useAction } from '../components.tsx';
+import { Confirmation } from '../editing.tsx';
 import { Rich, t } from '../i18n.ts';
 import { CodeInput } from './two-factor.tsx';
 

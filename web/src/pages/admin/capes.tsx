@@ -3,7 +3,8 @@
 import { useState } from 'preact/hooks';
 import { api, textureUrls, type CapeRecord, type UserDetail } from '../../api.ts';
 import { LEVELS } from '../../../../src/shared/levels.ts';
-import { Confirmation, Notice, useAction } from '../../components.tsx';
+import { Notice, useAction } from '../../components.tsx';
+import { Confirmation } from '../../editing.tsx';
 import { useT } from '../../i18n.ts';
 import { usePagedList } from '../../table.tsx';
 import { playerNamed, plainMessage, UserLink, UsernameField } from './names.tsx';

@@ -3,7 +3,8 @@
 import { useState } from 'preact/hooks';
 import { api, type HardwareRecord } from '../../api.ts';
 import { LEVELS } from '../../../../src/shared/levels.ts';
-import { Confirmation, Notice, useAction } from '../../components.tsx';
+import { Notice, useAction } from '../../components.tsx';
+import { Confirmation } from '../../editing.tsx';
 import { formatNumber, language, t, useT } from '../../i18n.ts';
 import { Table, usePagedList } from '../../table.tsx';
 import { UserLink } from './names.tsx';

@@ -2,7 +2,8 @@
 // many players it goes to.
 import { useState } from 'preact/hooks';
 import { api } from '../../api.ts';
-import { Confirmation, Notice, useAction } from '../../components.tsx';
+import { Notice, useAction } from '../../components.tsx';
+import { Confirmation } from '../../editing.tsx';
 import { useT } from '../../i18n.ts';
 import { plainMessage } from './names.tsx';
 

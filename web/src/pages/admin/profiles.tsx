@@ -3,7 +3,8 @@
 // than the primary to another account (typed by name, with suggestions), and set the account's own limit.
 import { useState } from 'preact/hooks';
 import { api, type UserDetail } from '../../api.ts';
-import { Confirmation, Field, Form, InlineRename, useAction } from '../../components.tsx';
+import { Field, Form, useAction } from '../../components.tsx';
+import { Confirmation, InlineRename } from '../../editing.tsx';
 import { useT } from '../../i18n.ts';
 import { profileHead } from '../profiles.tsx';
 import { plainMessage, UsernameField } from './names.tsx';

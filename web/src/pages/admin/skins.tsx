@@ -3,7 +3,8 @@
 import { useState } from 'preact/hooks';
 import { api, textureUrls, type SkinRecord } from '../../api.ts';
 import { LEVELS } from '../../../../src/shared/levels.ts';
-import { Confirmation, Notice, useAction } from '../../components.tsx';
+import { Notice, useAction } from '../../components.tsx';
+import { Confirmation } from '../../editing.tsx';
 import { Rich, useT } from '../../i18n.ts';
 import { usePagedList } from '../../table.tsx';
 import { plainMessage, UserLink } from './names.tsx';

@@ -4,10 +4,12 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type SkinRecord, type UserDetail } from '../../api.ts';
 import { LEVELS } from '../../../../src/shared/levels.ts';
 import type { RoleGrantRecord } from '../../../../src/http/shapes/role-grant.ts';
-import { Confirmation, Field, Form, Notice, useAction } from '../../components.tsx';
+import { Field, Form, Notice, useAction } from '../../components.tsx';
+import { Confirmation } from '../../editing.tsx';
 import { dateTime, formatDate, useT } from '../../i18n.ts';
-import { AdminDiscordLink } from '../discord.tsx';
+import { AdminDiscordLink } from '../discord-account.tsx';
 import { AdminTwoFactor } from '../two-factor-settings.tsx';
+import { AdminPasskeys } from '../passkeys.tsx';
 import { HardwareList } from './hardware.tsx';
 import { UserProfiles } from './profiles.tsx';
 import { fieldOf, plainMessage } from './names.tsx';
@@ -153,6 +155,7 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
         mayTurnOff={canEdit && props.level > user.PermLvl}
         onChanged={reload}
       />
+      <AdminPasskeys userId={user.Id} name={name} mayRemove={canEdit && props.level > user.PermLvl && props.level >= LEVELS.admin} />
       <RoleGrants user={user} grants={grants} isOwner={isOwner} onChanged={reload} />
       <UserProfiles user={user} canEdit={canEdit} onChanged={reload} />
       <UserSkins user={user} level={props.level} onChanged={reload} />

@@ -7,7 +7,7 @@ import { dateTime, t, useT } from '../../i18n.ts';
 import { navigate } from '../../router.tsx';
 import { Table, usePagedList } from '../../table.tsx';
 import { plainMessage, UserLink } from './names.tsx';
-import { DiscordCell } from '../discord.tsx';
+import { DiscordCell } from '../discord-account.tsx';
 import { UserEditor } from './user-editor.tsx';
 import { levelName } from './words.ts';
 
