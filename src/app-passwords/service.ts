@@ -3,7 +3,7 @@
 // (accounts/credentials.ts asks accept()). A password change or reset and a ban delete them
 // (revokeSessionsAndAppPasswords in accounts/service.ts);
 // logging out everywhere does not: they are credentials, not sessions.
-import { isPostgres } from '../database/dialect.ts';
+import { lockedCount } from '../accounts/locked-count.ts';
 import type { Caller } from '../accounts/authenticate.ts';
 import type { AppPasswordCheck } from '../accounts/credentials.ts';
 import { actorOf, recordAudit } from '../audit/audit.ts';
@@ -45,17 +45,8 @@ export class AppPasswords implements AppPasswordCheck {
     const password = newAppPassword();
     const userId = caller.user.id;
     const id = await this.db.transaction().execute(async (trx) => {
-      // The account's row locked on PostgreSQL, so that two creations cannot both pass the limit (SQLite runs one
-      // writer at a time).
-      let account = trx.selectFrom('users').select('id').where('id', '=', userId);
-      if (isPostgres(trx)) account = account.forUpdate();
-      await account.executeTakeFirstOrThrow();
-      const { count } = await trx
-        .selectFrom('app_passwords')
-        .select((eb) => eb.fn.countAll<number>().as('count'))
-        .where('user_id', '=', userId)
-        .executeTakeFirstOrThrow();
-      if (Number(count) >= MAX_APP_PASSWORDS) throw forbidden('appPasswords.limit', { max: MAX_APP_PASSWORDS });
+      if ((await lockedCount(trx, 'app_passwords', userId)) >= MAX_APP_PASSWORDS)
+        throw forbidden('appPasswords.limit', { max: MAX_APP_PASSWORDS });
       const now = this.clock.now();
       const { id } = await trx
         .insertInto('app_passwords')

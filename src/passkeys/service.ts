@@ -19,6 +19,7 @@ import type { Caller } from '../accounts/authenticate.ts';
 import type { Credentials } from '../accounts/credentials.ts';
 import { userByIdentifier } from '../accounts/identifiers.ts';
 import { importedFormat } from '../accounts/imported-passwords.ts';
+import { lockedCount } from '../accounts/locked-count.ts';
 import { accountFailureKey, type LoginFailures } from '../accounts/login-failures.ts';
 import { LEVELS, levelOfUser, STANDING_MESSAGES, standingProblem } from '../accounts/standing.ts';
 import type { Tokens } from '../accounts/tokens.ts';
@@ -26,7 +27,7 @@ import { openWebSession } from '../accounts/web-session.ts';
 import { type Actor, actorOf, recordAudit } from '../audit/audit.ts';
 import { type Clock, unixSeconds } from '../clock.ts';
 import { tokenHash } from '../http/secrets.ts';
-import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
+import { isUniqueViolation } from '../database/dialect.ts';
 import type { Database } from '../database/schema.ts';
 import { badRequest, conflict, forbidden, notFound, totpRequired, unauthorized } from '../http/envelope.ts';
 import { MAX_PASSKEY_NAME, MAX_PASSKEYS, type PasskeyRecord } from '../http/shapes/passkey.ts';
@@ -174,16 +175,7 @@ export class Passkeys {
     const id = await db
       .transaction()
       .execute(async (trx) => {
-        // The account's row locked on PostgreSQL, so that two additions cannot both pass the limit.
-        let account = trx.selectFrom('users').select('id').where('id', '=', userId);
-        if (isPostgres(trx)) account = account.forUpdate();
-        await account.executeTakeFirstOrThrow();
-        const { count } = await trx
-          .selectFrom('passkeys')
-          .select((eb) => eb.fn.countAll<number>().as('count'))
-          .where('user_id', '=', userId)
-          .executeTakeFirstOrThrow();
-        if (Number(count) >= MAX_PASSKEYS) throw forbidden('passkeys.limit', { max: MAX_PASSKEYS });
+        if ((await lockedCount(trx, 'passkeys', userId)) >= MAX_PASSKEYS) throw forbidden('passkeys.limit', { max: MAX_PASSKEYS });
         const inserted = await trx
           .insertInto('passkeys')
           .values({
