@@ -32,8 +32,9 @@ let autofillStarted = false;
 export function offerPasskeysInAutofill(apiRoot: string | null) {
   if (autofillStarted || apiRoot === null || !passkeysWorkHere(apiRoot) || !window.PublicKeyCredential) return;
   autofillStarted = true;
-  // Ends when the player picks a passkey there; refused or replaced by the button's request, it ends quietly.
-  logIn(true).catch(() => (autofillStarted = false));
+  // Ends when the player picks a passkey there. Refused (a browser without autofill for passkeys) or replaced by the
+  // button's request, it ends quietly and is not tried again on this page: each try asks the service for a challenge.
+  logIn(true).catch(() => undefined);
 }
 
 export function PasskeyLoginButton() {
