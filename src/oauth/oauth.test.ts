@@ -176,6 +176,45 @@ describeEachDatabase('Yggdrasil Connect', (kind) => {
     assert.equal((await join(tokens.access_token, altId, 'server-2')).status, 204);
   });
 
+  it('with Read, lists every profile in the ID token and userinfo, and its token joins no server', async () => {
+    const owner = await player();
+    const second = await service.call('POST', '/api/home/profiles', {
+      token: owner.token,
+      body: { name: `Rd${owner.username.slice(-8)}` },
+    });
+    assert.equal(second.status, 201, second.body.msg);
+    const alt = { id: second.body.data.uuid.replace(/-/g, ''), name: second.body.data.name as string };
+    const started = await oidc.initiateDeviceAuthorization(config, { scope: 'openid Yggdrasil.PlayerProfiles.Read Yggdrasil.Server.Join' });
+    const shown = await service.call('POST', '/api/oauth/request', { token: owner.token, body: { user_code: started.user_code } });
+    assert.equal(shown.status, 200, shown.body.msg);
+    assert.equal((await consent(owner.token, { user_code: started.user_code, approve: true })).status, 200, 'no profile to choose');
+    const tokens = await oidc.pollDeviceAuthorizationGrant(config, started);
+    const claims = tokens.claims()!;
+    const everyProfile = [{ id: owner.uuid, name: owner.username }, alt].sort((a, b) => a.id.localeCompare(b.id));
+    const sorted = (profiles: unknown) => [...(profiles as { id: string }[])].sort((a, b) => a.id.localeCompare(b.id));
+    assert.deepEqual(sorted(claims.availableProfiles), everyProfile);
+    assert.equal(claims.selectedProfile, undefined);
+    const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
+    assert.deepEqual(sorted(userinfo.availableProfiles), everyProfile);
+    assert.equal((await join(tokens.access_token, owner.uuid, 'server-read')).status, 403, 'without Select it is no game token');
+  });
+
+  it("counts its game tokens in the account's cap of 10: ten game logins later the launcher's token is revoked", async () => {
+    const steve = await player();
+    const started = (await deviceStart()).body;
+    assert.equal((await consent(steve.token, { user_code: started.user_code, approve: true })).status, 200);
+    const tokens = (await poll(started.device_code)).body;
+    assert.equal((await join(tokens.access_token, steve.uuid, 'server-cap-1')).status, 204);
+    for (let login = 0; login < 10; login++) {
+      const answer = await service.call('POST', `${API}/authserver/authenticate`, {
+        body: { username: steve.username, password: steve.password, agent: { name: 'Minecraft', version: 1 } },
+        ip: randomAddress(),
+      });
+      assert.equal(answer.status, 200, answer.raw.toString());
+    }
+    assert.equal((await join(tokens.access_token, steve.uuid, 'server-cap-2')).status, 403, 'the oldest of eleven goes');
+  });
+
   it('logs a launcher in through the browser: PKCE S256 and a loopback redirect on any port', async () => {
     const steve = await player();
     const verifier = oidc.randomPKCECodeVerifier();
