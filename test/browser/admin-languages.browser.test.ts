@@ -45,6 +45,8 @@ const KEPT = new Set([
   'HD',
   'PNG',
   'Discord',
+  'Yggdrasil',
+  'Connect',
   'GravitLauncher',
   'LaunchServer',
   'REGISTRATION',

@@ -11,6 +11,7 @@ import { Link, sendToLogin, useLocation } from '../../router.tsx';
 import { logOut } from '../home.tsx';
 import { AuditSection } from './audit.tsx';
 import { CapesSection } from './capes.tsx';
+import { ClientsSection } from './clients.tsx';
 import { DashboardSection } from './dashboard.tsx';
 import { HardwareSection } from './hardware.tsx';
 import { MailSection } from './mail.tsx';
@@ -30,6 +31,7 @@ const VIEWS: Record<SectionId, (props: { level: number; editing: string | null }
   hardware: HardwareSection,
   registration: RegistrationSection,
   audit: AuditSection,
+  clients: ClientsSection,
   mail: MailSection,
 };
 

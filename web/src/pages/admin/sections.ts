@@ -11,6 +11,7 @@ export const SECTIONS = [
   { id: 'hardware', level: LEVELS.moderator },
   { id: 'registration', level: LEVELS.moderator },
   { id: 'audit', level: LEVELS.moderator },
+  { id: 'clients', level: LEVELS.moderator },
   { id: 'mail', level: LEVELS.owner },
 ] as const;
 
