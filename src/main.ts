@@ -17,6 +17,13 @@ const STOP_LIMIT_MS = 8_000;
 /** Exit code of a worker refused by a setting (port in use): the primary stops instead of starting another. */
 const START_REFUSED = 78; // EX_CONFIG of sysexits.h
 
+/** The oldest Node.js line the service runs on (contract section 22; better-sqlite3 13 crashes on Node 20). */
+const OLDEST_NODE = 22;
+if (Number(process.versions.node.split('.')[0]) < OLDEST_NODE) {
+  console.error(`This service needs Node.js ${OLDEST_NODE} or 24; this is Node.js ${process.versions.node}.`);
+  process.exit(1);
+}
+
 let settings;
 try {
   settings = loadSettings();

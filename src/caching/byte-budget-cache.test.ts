@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { ByteBudgetCache, ENTRY_OVERHEAD_BYTES } from './byte-budget-cache.ts';
+import { ByteBudgetCache, ENTRY_OVERHEAD_BYTES, ownedBytes } from './byte-budget-cache.ts';
 
 /** A value whose entry, under a one-character key, is charged `charge` bytes in all. */
 const charged = (charge: number) => ({ byteLength: charge - ENTRY_OVERHEAD_BYTES - 2 });
@@ -102,4 +102,14 @@ describe('byte budget cache', () => {
     assert.ok(cache.get('c'));
     assert.ok(cache.get('d'));
   });
+});
+
+test("gives a cache a buffer that owns its bytes, not a slice that keeps Node's pool slab alive", () => {
+  const slice = Buffer.from('a small PNG'); // from the shared pool
+  assert.ok(slice.buffer.byteLength > slice.byteLength, 'the test needs a pooled slice');
+  const owned = ownedBytes(slice);
+  assert.deepEqual(owned, slice);
+  assert.equal(owned.buffer.byteLength, owned.byteLength);
+  const whole = Buffer.allocUnsafeSlow(100);
+  assert.equal(ownedBytes(whole), whole, 'a buffer of its own is kept as it is');
 });

@@ -20,6 +20,19 @@ interface Entry<V> {
   expiresAt: number;
 }
 
+/**
+ * `buffer`, or a copy of it that owns exactly its bytes, for keeping in a cache: a small Buffer is often a slice of
+ * Node's shared allocation pool (64 KiB slabs since Node 24, 8 KiB before), and a cached slice keeps its whole slab
+ * alive. Measured on Node 24 with 100,000 image URLs: renders of 1.5 KB kept 14 MiB of slabs beyond the caches'
+ * 4 MiB budget (src/images/cache-memory.test.ts).
+ */
+export function ownedBytes(buffer: Buffer): Buffer {
+  if (buffer.byteOffset === 0 && buffer.buffer.byteLength === buffer.byteLength) return buffer;
+  const copy = Buffer.allocUnsafeSlow(buffer.byteLength);
+  buffer.copy(copy);
+  return copy;
+}
+
 /** What a cache holds against what it may hold, in bytes. */
 export interface CacheMemory {
   bytes: number;

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import { normalizeUuid } from '../accounts/identifiers.ts';
 import { LEVELS } from '../accounts/standing.ts';
 import { usernameKey } from '../accounts/rules.ts';
-import { ByteBudgetCache, type CacheMemory } from '../caching/byte-budget-cache.ts';
+import { ByteBudgetCache, ownedBytes, type CacheMemory } from '../caching/byte-budget-cache.ts';
 import type { Clock } from '../clock.ts';
 import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database } from '../database/schema.ts';
@@ -109,7 +109,10 @@ interface CachedImage extends ImageResult {
   byteLength: number;
 }
 
-const cachedImage = (image: ImageResult): CachedImage => ({ ...image, byteLength: image.png.byteLength + 2 * image.etag.length });
+const cachedImage = (image: ImageResult): CachedImage => {
+  const png = ownedBytes(image.png);
+  return { ...image, png, byteLength: png.byteLength + 2 * image.etag.length };
+};
 
 export class ImageService {
   private readonly renders: ByteBudgetCache<CachedImage>;

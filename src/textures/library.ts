@@ -1,7 +1,7 @@
 // Texture rows and bytes together, so that neither exists without the other:
 // bytes are written before the row commits, and removed only after the last row referring to them is gone.
 import type { Kysely, Transaction } from 'kysely';
-import { ByteBudgetCache, type CacheMemory } from '../caching/byte-budget-cache.ts';
+import { ByteBudgetCache, ownedBytes, type CacheMemory } from '../caching/byte-budget-cache.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
 import { openPng } from '../rendering/png-decode.ts';
@@ -114,8 +114,9 @@ export class TextureLibrary {
   async png(digest: string): Promise<Buffer> {
     const cached = this.pngs.get(digest);
     if (cached) return cached;
-    const png = await this.store.read(digest);
-    if (!png) throw new Error(`texture ${digest} has a row but no bytes`);
+    const read = await this.store.read(digest);
+    if (!read) throw new Error(`texture ${digest} has a row but no bytes`);
+    const png = ownedBytes(read);
     this.pngs.set(digest, png);
     return png;
   }
