@@ -1,8 +1,9 @@
 // Passkeys in a real browser (Debian's Chromium) with the DevTools protocol's virtual authenticator (the WebAuthn
 // domain), on SQLite and PostgreSQL: a player adds one on the profile and logs in with it on /login; a two-factor
 // account logs in with the passkey alone; a launcher's device login (openid-client) gets through /device with a
-// passkey and no password; a copy of the passkey whose counter went back is refused; a removed one no longer logs
-// in; and /login opened by another address than PUBLIC_URL's says where passkeys work instead of offering them.
+// passkey and no password; a copy of the passkey whose counter went back is refused; one removed by its player or by
+// an admin in the console no longer logs in; and /login opened by another address than PUBLIC_URL's says where
+// passkeys work instead of offering them.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
@@ -12,7 +13,7 @@ import { browserMissing, launchBrowser, logIn, logInWithToken, openWatchedPage, 
 import { describeEachDatabase } from '../support/databases.ts';
 import { freePort } from '../support/net.ts';
 import { DEVICE_SCOPE, launcherConfig, oidc } from '../support/oidc-launcher.ts';
-import { startService, type TestService } from '../support/service.ts';
+import { OWNER, startService, type TestService } from '../support/service.ts';
 import { mailTo } from '../support/smtp.ts';
 
 const skipReason = browserMissing();
@@ -55,7 +56,7 @@ describeEachDatabase('passkeys in a browser', (kind) => {
     // A passkey's relying party is a host name (never an IP address): the pages are opened by localhost, PUBLIC_URL's.
     origin = `http://localhost:${port}`;
     otherOrigin = `http://127.0.0.1:${port}`;
-    service = await startService(kind, { settings: { port, publicUrl: origin } });
+    service = await startService(kind, { settings: { port, publicUrl: origin, owner: OWNER } });
     await service.app.listen({ port, host: '127.0.0.1' });
     browser = await launchBrowser();
   });
@@ -177,6 +178,28 @@ describeEachDatabase('passkeys in a browser', (kind) => {
       .waitFor();
     const tokens = await oidc.pollDeviceAuthorizationGrant(config, started);
     assert.equal((tokens.claims() as unknown as { selectedProfile: { name: string } }).selectedProfile.name, player.username);
+  });
+
+  it('is removed by an admin in the console (a lost device), after which it logs in no more', { skip: skipReason ?? false }, async () => {
+    const player = await service.registerPlayer();
+    const { page } = await tabWithAuthenticator();
+    await logInWithToken(page, origin, player.token);
+    await page.goto(`${origin}/home`);
+    await addPasskeyOnProfile(page, 'Phone', player.password);
+    const { id } = await service.db.selectFrom('users').select('id').where('username', '=', player.username).executeTakeFirstOrThrow();
+
+    const adminPage = await openWatchedPage(browser, origin);
+    await logInWithToken(adminPage, origin, await service.ownerToken());
+    await adminPage.goto(`${origin}/admin?tab=users&user=${id}`);
+    const group = adminPage.getByRole('dialog').getByRole('group', { name: 'Passkeys' });
+    await group.getByRole('button', { name: 'Remove all passkeys' }).click();
+    await group.getByRole('alertdialog').getByRole('button', { name: 'Remove all passkeys' }).click();
+    await group.getByText(`1 passkey of ${player.username} removed.`).waitFor();
+
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(`${origin}/login`);
+    await logInWithPasskey(page);
+    await page.getByText('This passkey is not known here').waitFor();
   });
 
   it("says on another address than PUBLIC_URL's where passkeys work, instead of offering them", { skip: skipReason ?? false }, async () => {
