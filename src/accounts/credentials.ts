@@ -27,6 +27,15 @@ export interface SecondFactor {
   wasUsed(userId: number, code: string): Promise<boolean>;
 }
 
+/**
+ * What a logged-in player gives to add a way in (linking Discord, adding a passkey; contract section 15): the
+ * password, and the two-factor code when that is on.
+ */
+export interface Reauthentication {
+  password: string;
+  totp?: string;
+}
+
 /** An account's app passwords (contract section 18); src/app-passwords implements it. */
 export interface AppPasswordCheck {
   /** Whether `given`, whole, is one of the account's app passwords; one that is is marked used now. */

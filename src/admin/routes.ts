@@ -5,6 +5,7 @@ import { envelopeSchema, errorResponses, languageOf, message, ok } from '../http
 import { t } from '../i18n/i18n.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse, unixSecondsQuerySchema } from '../http/pagination.ts';
 import { MAX_USER_ID } from '../accounts/identifiers.ts';
+import { USER_IDENTIFIER_PARAMS } from '../http/shapes/user-identifier.ts';
 import { actorOf } from '../audit/audit.ts';
 import type { Broadcaster } from '../mail/broadcast.ts';
 import { AUDIT_ENTRY_EXAMPLE, AUDIT_ENTRY_SCHEMA } from '../http/shapes/audit-entry.ts';
@@ -19,11 +20,6 @@ const tags = ['admin'];
 const USER_SAVED = message('admin.userSaved');
 const ROLE_GRANTED = message('admin.roleGranted');
 const ROLE_REVOKED = message('admin.roleRevoked');
-const identifierParam = {
-  type: 'object',
-  required: ['identifier'],
-  properties: { identifier: { type: 'string', minLength: 1, maxLength: 64 } },
-} as const;
 
 export function adminRoutes(fastify: FastifyInstance, admin: UserAdmin, broadcaster: Broadcaster) {
   const app = withSchemaTypes(fastify);
@@ -79,7 +75,7 @@ export function adminRoutes(fastify: FastifyInstance, admin: UserAdmin, broadcas
       schema: {
         summary: 'One user in the user detail shape; the identifier is an id, player UUID or username',
         tags,
-        params: identifierParam,
+        params: USER_IDENTIFIER_PARAMS,
         response: { 200: envelopeSchema(USER_DETAIL_SCHEMA, ok(USER_DETAIL_EXAMPLE)), ...errorResponses(404) },
       },
     },
@@ -93,7 +89,7 @@ export function adminRoutes(fastify: FastifyInstance, admin: UserAdmin, broadcas
       schema: {
         summary: 'Change a user below your own level (perms: owners only; -1 bans); all or nothing',
         tags,
-        params: identifierParam,
+        params: USER_IDENTIFIER_PARAMS,
         body: {
           type: 'object',
           additionalProperties: false,
@@ -128,7 +124,7 @@ export function adminRoutes(fastify: FastifyInstance, admin: UserAdmin, broadcas
       schema: {
         summary: 'Grant a role level (1-3) until expired_at (Unix seconds or ISO 8601; absent: permanent), replacing an earlier grant',
         tags,
-        params: identifierParam,
+        params: USER_IDENTIFIER_PARAMS,
         body: {
           type: 'object',
           required: ['role_level'],
@@ -157,7 +153,7 @@ export function adminRoutes(fastify: FastifyInstance, admin: UserAdmin, broadcas
       schema: {
         summary: "A user's role grants (at most one; granting again replaces it), expired or not; active says whether it counts now",
         tags,
-        params: identifierParam,
+        params: USER_IDENTIFIER_PARAMS,
         response: {
           200: envelopeSchema({ type: 'array', items: ROLE_GRANT_SCHEMA }, ok([ROLE_GRANT_EXAMPLE])),
           ...errorResponses(404),
@@ -174,7 +170,7 @@ export function adminRoutes(fastify: FastifyInstance, admin: UserAdmin, broadcas
       schema: {
         summary: "Revoke a user's role grant (audited as role.revoke); their level falls back to their perms at once",
         tags,
-        params: identifierParam,
+        params: USER_IDENTIFIER_PARAMS,
         response: {
           200: envelopeSchema(
             { type: 'object', properties: { id: { type: 'integer' }, level: { type: 'integer' } } },

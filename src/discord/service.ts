@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Caller } from '../accounts/authenticate.ts';
-import type { Credentials } from '../accounts/credentials.ts';
+import type { Credentials, Reauthentication } from '../accounts/credentials.ts';
 import type { LoginFailures } from '../accounts/login-failures.ts';
 import { STANDING_MESSAGES, standingProblem } from '../accounts/standing.ts';
 import type { Tokens } from '../accounts/tokens.ts';
@@ -59,12 +59,6 @@ export interface Begun {
 export interface CallbackOutcome {
   location: string;
   keepNonce: boolean;
-}
-
-/** What linking asks of the caller (contract section 15): the password, and a code when two-factor login is on. */
-export interface Reauthentication {
-  password: string;
-  totp?: string;
 }
 
 /**

@@ -18,7 +18,7 @@ import {
   WEBAUTHN_OPTIONS_SCHEMA,
   webauthnResponseSchema,
 } from '../http/shapes/passkey.ts';
-import { PLAYER_UUID } from '../http/shapes/example-story.ts';
+import { USER_IDENTIFIER_PARAMS } from '../http/shapes/user-identifier.ts';
 import { LOGGED_IN, WEB_LOGIN_RESPONSE_SCHEMA } from '../http/shapes/web-login.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
 import type { Passkeys } from './service.ts';
@@ -204,11 +204,7 @@ export function passkeyRoutes(fastify: FastifyInstance, passkeys: Passkeys) {
         summary: 'Remove every passkey of a player (a lost device); only for players below your own level',
         description: 'Audited as passkey.remove. Answers how many were removed (0 when the player had none).',
         tags: ['admin'],
-        params: {
-          type: 'object',
-          required: ['identifier'],
-          properties: { identifier: { type: 'string', minLength: 1, maxLength: 64, examples: [PLAYER_UUID] } },
-        },
+        params: USER_IDENTIFIER_PARAMS,
         response: {
           200: envelopeSchema(
             {

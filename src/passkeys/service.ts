@@ -16,7 +16,7 @@ import {
 } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
 import type { Caller } from '../accounts/authenticate.ts';
-import type { Credentials } from '../accounts/credentials.ts';
+import type { Credentials, Reauthentication } from '../accounts/credentials.ts';
 import { userByIdentifier } from '../accounts/identifiers.ts';
 import { importedFormat } from '../accounts/imported-passwords.ts';
 import { lockedCount } from '../accounts/locked-count.ts';
@@ -53,12 +53,6 @@ export interface PasskeyDeps {
   /** SERVER_NAME: the relying party's name the authenticator shows. */
   serverName: string;
   mailQueued: () => void;
-}
-
-/** What a logged-in player gives to add a passkey: the password, and the two-factor code when that is on. */
-export interface Reauthentication {
-  password: string;
-  totp?: string;
 }
 
 /** Who removes a player's passkeys: an administrator (their level), or the operator (level null). */

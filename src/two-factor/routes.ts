@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { actorOf } from '../audit/audit.ts';
 import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
-import { PLAYER_UUID } from '../http/shapes/example-story.ts';
+import { USER_IDENTIFIER_PARAMS } from '../http/shapes/user-identifier.ts';
 import type { TwoFactorService } from './service.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
 
@@ -125,11 +125,7 @@ export function twoFactorRoutes(fastify: FastifyInstance, twoFactor: TwoFactorSe
         summary: "Turn off a player's two-factor login (a lost phone); only for players below your own level",
         description: 'Audited as user.2fa_off; the player is mailed. 409 when it is not on.',
         tags: ['admin'],
-        params: {
-          type: 'object',
-          required: ['identifier'],
-          properties: { identifier: { type: 'string', minLength: 1, maxLength: 64, examples: [PLAYER_UUID] } },
-        },
+        params: USER_IDENTIFIER_PARAMS,
         response: {
           200: envelopeSchema(
             { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'integer' } } },

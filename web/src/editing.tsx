@@ -1,8 +1,9 @@
-// Building blocks of the pages behind the login: renaming in place and asking before an action that is hard to undo.
+// Building blocks of the pages behind the login: renaming in place, asking before an action that is hard to undo, and
+// showing a new secret once.
 // Apart from components.tsx so that the first chunk, which the login pages load, does not carry them.
 import type { ComponentChildren } from 'preact';
 import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
-import { messageOf, uniqueId } from './components.tsx';
+import { CopyField, messageOf, uniqueId } from './components.tsx';
 import { t } from './i18n.ts';
 import './behind-login.css';
 
@@ -143,6 +144,36 @@ export function Confirmation(props: {
           {t('common.cancel')}
         </button>
       </div>
+    </div>
+  );
+}
+
+/**
+ * A secret shown this once (an app password, an app's client secret): a heading that takes the focus (again for each
+ * new `id`), what to do with it, its values with copy buttons, and a button that hides it.
+ */
+export function ShownOnce(props: {
+  id: string | number;
+  title: string;
+  text: string;
+  values: { label: string; value: string }[];
+  doneLabel: string;
+  onDone: () => void;
+}) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => heading.current?.focus(), [props.id]);
+  return (
+    <div class="shown-once">
+      <h3 ref={heading} tabIndex={-1}>
+        {props.title}
+      </h3>
+      <p>{props.text}</p>
+      {props.values.map(({ label, value }) => (
+        <CopyField key={label} label={label} value={value} />
+      ))}
+      <button type="button" class="secondary" onClick={props.onDone}>
+        {props.doneLabel}
+      </button>
     </div>
   );
 }

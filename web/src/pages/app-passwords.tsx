@@ -3,8 +3,8 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { AppPasswordRecord, NewAppPassword } from '../../../src/http/shapes/app-password.ts';
 import { api } from '../api.ts';
-import { CopyField, Field, Form, Notice, messageOf, useAction } from '../components.tsx';
-import { Confirmation } from '../editing.tsx';
+import { Field, Form, Notice, messageOf, useAction } from '../components.tsx';
+import { Confirmation, ShownOnce } from '../editing.tsx';
 import { dateTime, t } from '../i18n.ts';
 
 export function AppPasswordsSection() {
@@ -38,7 +38,16 @@ export function AppPasswordsSection() {
       </h2>
       <p class="muted">{t('appPasswords.text')}</p>
       {failure && <Notice kind="error">{failure}</Notice>}
-      {made && <ShownOnce made={made} onDone={() => setMade(null)} />}
+      {made && (
+        <ShownOnce
+          id={made.id}
+          title={t('appPasswords.madeTitle', { name: made.name })}
+          text={t('appPasswords.madeText')}
+          values={[{ label: t('appPasswords.password'), value: made.password }]}
+          doneLabel={t('appPasswords.done')}
+          onDone={() => setMade(null)}
+        />
+      )}
       {listed && listed.length === 0 && <p>{t('appPasswords.none')}</p>}
       {listed && listed.length > 0 && (
         <ul class="items app-passwords">
@@ -52,24 +61,6 @@ export function AppPasswordsSection() {
         <Field label={t('appPasswords.name')} name="name" required hint={t('appPasswords.nameHint')} />
       </Form>
     </section>
-  );
-}
-
-/** The new password, this once: the player copies it into the launcher. */
-function ShownOnce(props: { made: NewAppPassword; onDone: () => void }) {
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [props.made.id]);
-  return (
-    <div class="shown-once">
-      <h3 ref={heading} tabIndex={-1}>
-        {t('appPasswords.madeTitle', { name: props.made.name })}
-      </h3>
-      <p>{t('appPasswords.madeText')}</p>
-      <CopyField label={t('appPasswords.password')} value={props.made.password} />
-      <button type="button" class="secondary" onClick={props.onDone}>
-        {t('appPasswords.done')}
-      </button>
-    </div>
   );
 }
 

@@ -5,8 +5,8 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { NewOAuthClientRecord, OAuthClientRecord } from '../../../../src/http/shapes/oauth.ts';
 import { LEVELS } from '../../../../src/shared/levels.ts';
 import { api } from '../../api.ts';
-import { CopyField, Notice, messageOf, useAction } from '../../components.tsx';
-import { Confirmation } from '../../editing.tsx';
+import { Notice, messageOf, useAction } from '../../components.tsx';
+import { Confirmation, ShownOnce } from '../../editing.tsx';
 import { useT } from '../../i18n.ts';
 
 const PATH = '/api/admin/oauth/clients';
@@ -39,7 +39,19 @@ export function ClientsSection(props: { level: number }) {
       </h2>
       <p class="muted">{t('admin:clients.intro')}</p>
       {failure && <Notice kind="error">{failure}</Notice>}
-      {made?.secret && <SecretOnce made={made} onDone={() => setMade(null)} />}
+      {made?.secret && (
+        <ShownOnce
+          id={made.id}
+          title={t('admin:clients.secretTitle', { name: made.name })}
+          text={t('admin:clients.secretText')}
+          values={[
+            { label: t('admin:clients.clientId'), value: made.id },
+            { label: t('admin:clients.secret'), value: made.secret },
+          ]}
+          doneLabel={t('admin:clients.done')}
+          onDone={() => setMade(null)}
+        />
+      )}
       {clients && clients.length === 0 && <p>{t('admin:clients.none')}</p>}
       {clients && clients.length > 0 && (
         <ul class="items">
@@ -112,26 +124,6 @@ function RegisterForm(props: { onMade: (client: NewOAuthClientRecord) => Promise
       </button>
       {action.outcome}
     </form>
-  );
-}
-
-/** A confidential client's secret, this once: the admin copies it into the app. */
-function SecretOnce(props: { made: NewOAuthClientRecord; onDone: () => void }) {
-  const t = useT();
-  const heading = useRef<HTMLHeadingElement>(null);
-  useEffect(() => heading.current?.focus(), [props.made.id]);
-  return (
-    <div class="shown-once">
-      <h3 ref={heading} tabIndex={-1}>
-        {t('admin:clients.secretTitle', { name: props.made.name })}
-      </h3>
-      <p>{t('admin:clients.secretText')}</p>
-      <CopyField label={t('admin:clients.clientId')} value={props.made.id} />
-      <CopyField label={t('admin:clients.secret')} value={props.made.secret!} />
-      <button type="button" class="secondary" onClick={props.onDone}>
-        {t('admin:clients.done')}
-      </button>
-    </div>
   );
 }
 
