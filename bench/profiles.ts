@@ -4,8 +4,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccount } from '../src/accounts/service.ts';
-import { SYSTEM } from '../src/audit/audit.ts';
+import { createAccount } from '../src/accounts/create-account.ts';
+import { serviceActing } from '../src/audit/acting.ts';
 import { systemClock } from '../src/clock.ts';
 import { openDatabase } from '../src/database/connect.ts';
 import { DEFAULT_PROFILE_SETTINGS } from '../src/settings.ts';
@@ -25,7 +25,7 @@ export async function runProfileBench(seconds = 3): Promise<Figure[]> {
   try {
     // The account with one profile, made beside the running server (the owner made by the settings gets the other four).
     const db = openDatabase({ kind: 'sqlite', file: join(dataDir, 'skinservice.sqlite') });
-    await createAccount(db, systemClock, { ...ONE_PROFILE, perms: 0 }, SYSTEM, DEFAULT_PROFILE_SETTINGS);
+    await createAccount(serviceActing('system'), db, systemClock, { ...ONE_PROFILE, perms: 0 }, DEFAULT_PROFILE_SETTINGS);
     await db.destroy();
     const token = await ownerToken(server.url);
     const names: string[] = [];

@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark of the project, printed as one Markdown table (copied into docs/performance.md).
 // Set TEST_POSTGRES_URL to include the PostgreSQL rows.
+import { availableParallelism } from 'node:os';
 import { machine, runAccountBench } from './accounts.ts';
 import { runAdminBench } from './admin.ts';
 import { runDatabaseBench } from './databases.ts';
@@ -7,8 +8,10 @@ import { runGameBench } from './game.ts';
 import { runDropInBench, runImageHttpBench } from './images.ts';
 import type { Figure } from './lib.ts';
 import { runImportBench } from './import.ts';
+import { runImportedLoginBench } from './imported-logins.ts';
 import { runProfileBench } from './profiles.ts';
 import { runRenderBench } from './render.ts';
+import { runRenderThreadBench } from './render-threads.ts';
 import { runScaleBench } from './scale.ts';
 
 interface TableRow {
@@ -57,6 +60,19 @@ for (const render of await runRenderBench()) {
     met: isTarget ? (render.meanMs <= 1 ? 'yes' : 'no') : undefined,
   });
 }
+// Uncached renders on the event loop against a worker pool (docs/performance.md, "Renders on the event loop").
+for (const threads of await runRenderThreadBench()) {
+  rows.push({
+    figure: `${threads.name}: CPU per render, event loop against ${availableParallelism()} worker threads`,
+    value: `${threads.loopCpuMsPerRender.toFixed(3)} ms on the loop`,
+    against: `${threads.poolCpuMsPerRender.toFixed(3)} ms with worker threads (CPU of every thread)`,
+    ratio: threads.loopCpuMsPerRender / threads.poolCpuMsPerRender,
+  });
+  rows.push({
+    figure: `${threads.name}: event-loop delay meanwhile, mean / p99`,
+    value: `on the loop ${threads.loopDelayMeanMs.toFixed(1)} / ${threads.loopDelayP99Ms.toFixed(1)} ms; with workers ${threads.poolDelayMeanMs.toFixed(1)} / ${threads.poolDelayP99Ms.toFixed(1)} ms`,
+  });
+}
 for (const figure of [
   ...(await runAccountBench()),
   ...(await runImageHttpBench()),
@@ -84,6 +100,18 @@ if (process.env.TEST_POSTGRES_URL) {
       met: target && (cpuRatio >= Number(/(\d+)%/.exec(target)?.[1]) / 100 ? 'yes' : 'no'),
     });
   }
+}
+for (const { name, bcrypt, argon2id } of await runImportedLoginBench()) {
+  // Latency: lower is better, so the target is a ceiling on the ratio to argon2id's (contract 15b, issue 36).
+  const ratio = bcrypt.p90Ms / argon2id.p90Ms;
+  rows.push({
+    figure: `GET /healthz p90 under ${name}, imported bcrypt cost 10`,
+    value: `${bcrypt.p90Ms.toFixed(1)} ms (max ${bcrypt.maxMs.toFixed(0)} ms; ${bcrypt.refused} of 30 refused with 429)`,
+    against: `the same under argon2id accounts: ${argon2id.p90Ms.toFixed(1)} ms (max ${argon2id.maxMs.toFixed(0)} ms)`,
+    ratio,
+    target: '<= 200%',
+    met: ratio <= 2 ? 'yes' : 'no',
+  });
 }
 const imports = await runImportBench();
 const [withoutTextures, withSkins] = imports.figures;

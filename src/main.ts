@@ -3,12 +3,7 @@
 // port (node:cluster).
 import cluster, { type Worker } from 'node:cluster';
 import type { AddressInfo } from 'node:net';
-import { buildApp } from './app.ts';
-import { migrateToLatest, openDatabase } from './database/connect.ts';
-import { relayMetricsRequests } from './metrics/cluster.ts';
-import { terminalLog } from './http/terminal-log.ts';
-import { loadSettings, SettingsError, settingsWarnings, type Settings } from './settings.ts';
-import { startLine } from './start-line.ts';
+import type { Settings } from './settings.ts';
 
 /** How long requests in flight get after a stop signal; connections still open then (a stuck client) are cut. */
 const REQUEST_GRACE_MS = 2_000;
@@ -16,13 +11,37 @@ const REQUEST_GRACE_MS = 2_000;
 const STOP_LIMIT_MS = 8_000;
 /** Exit code of a worker refused by a setting (port in use): the primary stops instead of starting another. */
 const START_REFUSED = 78; // EX_CONFIG of sysexits.h
+/** How long a stop signal that comes during the start lets the start finish (then it stops as usual). */
+const START_GRACE_MS = 4_000;
 
 /** The oldest Node.js line the service runs on (contract section 22; better-sqlite3 13 crashes on Node 20). */
 const OLDEST_NODE = 22;
 if (Number(process.versions.node.split('.')[0]) < OLDEST_NODE) {
-  console.error(`This service needs Node.js ${OLDEST_NODE} or 24; this is Node.js ${process.versions.node}.`);
+  console.error(
+    `This service needs Node.js ${OLDEST_NODE} or 24; this is Node.js ${process.versions.node}. Install one from your ` +
+      `distribution's packages if it has ${OLDEST_NODE} or newer, with nvm (\`nvm install 24\`), or from the npm ` +
+      `registry (\`npm install --global node@24\`), then run \`npm install\` and \`npm start\` again.`,
+  );
   process.exit(1);
 }
+
+/**
+ * What the first SIGTERM or SIGINT does. Taken before the service's modules load (seconds through tsx; a signal before
+ * that is src/stop-while-loading.mjs's): in a container the service is PID 1, for which the kernel has no default
+ * action, so a signal with no handler would be lost and the container killed after 10 s. Until serve() or
+ * superviseWorkers() replaces it nothing is open, so it just exits.
+ */
+let onStop: (signal: NodeJS.Signals) => void = () => process.exit(0);
+onStopSignal((signal) => onStop(signal));
+
+const { buildApp } = await import('./app.ts');
+const { migrateToLatest, openDatabase } = await import('./database/connect.ts');
+const { relayMetricsRequests } = await import('./metrics/cluster.ts');
+const { terminalLog } = await import('./http/terminal-log.ts');
+const { loadSettings, SettingsError, settingsWarnings } = await import('./settings.ts');
+const { startLine } = await import('./start-line.ts');
+// Loading holds the event loop, so a signal that came meanwhile waits: it is taken here, before anything is opened.
+await new Promise((resolve) => setImmediate(resolve));
 
 let settings;
 try {
@@ -57,18 +76,23 @@ function onStopSignal(stop: (signal: NodeJS.Signals) => void) {
 }
 
 async function serve(settings: Settings) {
-  // The handler goes in before anything else: a signal between "Server listening" and a later handler would kill the
-  // process with the signal instead of exit code 0. A signal during the start stops the service once it has started.
+  // The stop goes in before anything else: a signal between "Server listening" and a later handler would kill the
+  // process with the signal instead of exit code 0. A signal during the start stops the service once it has started
+  // (or gives up a start that waits for PostgreSQL: abandonStartLater).
   let stopApp: ((signal: NodeJS.Signals) => void) | undefined;
   let stopRequested: NodeJS.Signals | undefined;
-  onStopSignal((signal) => {
+  let abandonStart: NodeJS.Timeout | undefined;
+  onStop = (signal) => {
     setTimeout(() => {
       console.error(`still stopping after ${STOP_LIMIT_MS / 1000} s: exiting anyway`);
       process.exit(1);
     }, STOP_LIMIT_MS).unref();
     if (stopApp) stopApp(signal);
-    else stopRequested = signal;
-  });
+    else {
+      stopRequested = signal;
+      abandonStart = abandonStartLater(settings);
+    }
+  };
 
   // An owner account the settings cannot create (its name taken) refuses the start like a bad setting.
   // On a terminal, readable lines; anywhere else (a file, a pipe, a container's log) JSON lines for programs.
@@ -84,7 +108,8 @@ async function serve(settings: Settings) {
     refuseStart(listenRefusal(error, settings), cluster.isWorker ? START_REFUSED : 1);
   }
   // Once per start, not once per worker (WORKERS > 1).
-  if (!cluster.isWorker || cluster.worker?.id === 1) app.log.info(startLine(settings, (app.server.address() as AddressInfo).port));
+  if (!cluster.isWorker || cluster.worker?.id === 1)
+    app.log.info(startLine(settings, (app.server.address() as AddressInfo).port, app.ownerAtStart));
 
   stopApp = (signal) => {
     app.log.info({ signal }, 'stopping: finishing requests in flight');
@@ -104,7 +129,24 @@ async function serve(settings: Settings) {
       },
     );
   };
-  if (stopRequested) stopApp(stopRequested);
+  if (stopRequested) {
+    clearTimeout(abandonStart);
+    stopApp(stopRequested);
+  }
+}
+
+/**
+ * A start still going START_GRACE_MS after a stop signal is waiting for PostgreSQL (another instance's migration lock,
+ * a server that does not answer): it is given up with exit code 0, since PostgreSQL rolls back what the lost
+ * connection began (a migration is one transaction). On SQLite the start only waits for itself, and a migration there
+ * is not one transaction, so it is let finish.
+ */
+function abandonStartLater(settings: Settings): NodeJS.Timeout | undefined {
+  if (settings.database.kind !== 'postgres') return undefined;
+  return setTimeout(() => {
+    console.error(`stopped during the start: still waiting for PostgreSQL ${START_GRACE_MS / 1000} s after the stop signal`);
+    process.exit(0);
+  }, START_GRACE_MS).unref();
 }
 
 /** A listen error that a setting causes, as a SettingsError naming it; other errors unchanged. */
@@ -135,12 +177,15 @@ async function superviseWorkers(settings: Settings) {
   let migrated = false;
   const stopAll = (signal: NodeJS.Signals) => {
     stopping = true;
-    if (!migrated) return; // the migration ends first; nothing is forked after it
+    if (!migrated) {
+      abandonStartLater(settings); // else the migration ends first; nothing is forked after it
+      return;
+    }
     // Each worker finishes its requests in flight and stops on its own (see serve()).
     for (const worker of workers()) worker.process.kill(signal);
     exitOnceAllEnded();
   };
-  onStopSignal(stopAll);
+  onStop = stopAll;
 
   // Before any worker starts: on SQLite, processes migrating the same file at once would not wait for each other.
   const db = openDatabase(settings.database);

@@ -5,7 +5,7 @@ import { startLine } from './start-line.ts';
 
 describe('the start line', () => {
   it('names the address to open, the game login, the SQLite file and the outbox folder', () => {
-    const line = startLine(parseSettings({ PORT: '0', DATA_DIR: '/srv/skins' }), 41234);
+    const line = startLine(parseSettings({ PORT: '0', DATA_DIR: '/srv/skins' }), 41234, 'exists');
     assert.equal(
       line,
       'open http://localhost:41234/ (the game login players add to their launchers: http://localhost:41234/api/yggdrasil/); ' +
@@ -22,6 +22,7 @@ describe('the start line', () => {
         SMTP_URL: 'smtps://mailer:MAILSECRET@mail.example.org:465?requireTLS=false',
       }),
       8080,
+      'exists',
     );
     assert.match(
       line,
@@ -33,5 +34,18 @@ describe('the start line', () => {
     );
     for (const secret of ['DBSECRET', 'MAILSECRET', 'mailer', 'skins:', 'sslmode', 'requireTLS'])
       assert.ok(!line.includes(secret), `${secret} in ${line}`);
+  });
+
+  it('says how to make the first owner while there is none', () => {
+    const line = startLine(parseSettings({ PORT: '0', DATA_DIR: '/srv/skins' }), 41234, 'none');
+    assert.match(
+      line,
+      /; no owner yet: set OWNER_USERNAME, OWNER_MAIL and OWNER_PASSWORD in \.env and start again \(an account with that mail becomes the owner\), or run npm run cli -- set-perms NAME 3$/,
+    );
+  });
+
+  it('says OWNER_PASSWORD may be removed from .env once the owner of OWNER_* exists', () => {
+    const line = startLine(parseSettings({ PORT: '0', DATA_DIR: '/srv/skins' }), 41234, 'from-settings');
+    assert.match(line, /; the owner account exists: OWNER_PASSWORD may now be removed from \.env$/);
   });
 });

@@ -37,7 +37,8 @@ describe('a production install', () => {
     for (const file of productionSources) {
       const source = readFileSync(join(root, file), 'utf8');
       // `import type` is erased before the code runs; every other import, require() or resolve() needs the package.
-      for (const match of source.matchAll(/^(?!import type )[^\n]*?(?:\bfrom|\bimport\(|\brequire\(|\.resolve\()\s*'([^'./][^']*)'/gm)) {
+      // The `from` of an import follows a space or a brace, never a quote: `flag: 'from'` in a string is no import.
+      for (const match of source.matchAll(/^(?!import type )[^\n]*?(?:[\s}]from|\bimport\(|\brequire\(|\.resolve\()\s*'([^'./][^']*)'/gm)) {
         const name = packageOf(match[1]!);
         if (name.startsWith('node:') || builtinModules.includes(name)) continue;
         found.add(name);
@@ -59,6 +60,26 @@ describe('a production install', () => {
       assert.ok(program in manifest.dependencies, `${program} (npm run ${script}) is not a dependency`);
     }
     assert.equal(manifest.scripts.prepare, 'npm run build:web');
+  });
+
+  it("removes from the container image exactly the dependencies only the page build imports (the Dockerfile's list)", () => {
+    const importsOf = (files: string[]) => {
+      const names = new Set<string>();
+      for (const file of files) {
+        const source = readFileSync(join(root, file), 'utf8');
+        for (const match of source.matchAll(/^(?!import type )[^\n]*?(?:\bfrom|\bimport\(|\brequire\(|\.resolve\()\s*'([^'./][^']*)'/gm)) {
+          names.add(packageOf(match[1]!));
+        }
+      }
+      return names;
+    };
+    const service = importsOf(productionSources.filter((file) => file.startsWith('src/')));
+    const pages = importsOf(productionSources.filter((file) => !file.startsWith('src/')));
+    const pagesOnly = [...pages].filter((name) => name in manifest.dependencies && !service.has(name)).sort();
+    const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+    const removed = /npm uninstall [^\n]*?--no-fund ([^\n\\]+)/.exec(dockerfile)?.[1]?.trim().split(/\s+/).sort();
+    assert.deepEqual(removed, pagesOnly);
+    assert.ok(!removed.includes('tsx'), 'the image runs the service through tsx');
   });
 
   it('leaves the 433 MB of minecraft-data (through minecraft-protocol, a test tool) out', () => {

@@ -1,8 +1,9 @@
-// The layers of src/ (developers' guide: no folder imports from one above it). A folder, or a file directly in src/,
-// may import from itself and from what comes before it in LAYERS, never from what comes after: the generic helpers
-// know nothing of capabilities, a capability nothing of the ones built on it, and only the composition root
-// (src/app.ts) and the entry point (src/main.ts) see everything. Test files are left out: a test drives its folder
-// through the whole service (test/support/service.ts starts src/app.ts), so it sits above every layer.
+// The layers of src/ (developers' guide: no folder imports from one above it, and no file cycles). A folder, or a file
+// directly in src/, may import from itself and from what comes before it in LAYERS, never from what comes after: the
+// generic helpers know nothing of capabilities, a capability nothing of the ones built on it, and only the composition
+// root (src/app.ts) and the entry point (src/main.ts) see everything. Within a folder the files import one another
+// without a cycle, so that each file can be read after the ones it uses. Test files are left out: a test drives its
+// folder through the whole service (test/support/service.ts starts src/app.ts), so it sits above every layer.
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -38,7 +39,9 @@ const LAYERS = [
   'two-factor',
   'app-passwords',
   'registration',
+  'external-login',
   'discord',
+  'oidc',
   'passkeys',
   'textures',
   'images',
@@ -47,7 +50,12 @@ const LAYERS = [
   'admin',
   'gravit',
   'yggdrasil',
+  'standing',
+  'library',
+  'fallback',
   'dropin',
+  'mojang',
+  'friends',
   'oauth',
   'pages',
   'openapi',
@@ -64,26 +72,82 @@ const LAYERS = [
 /** The entry of LAYERS a path under src/ belongs to: its first folder, or the file itself when it is directly in src/. */
 const layerOf = (path: string) => relative(src, path).split('/')[0]!;
 
-/** Every import between layers that goes upwards, as `file imports specifier (layer, above its own layer)`. */
-function importsUpwards(): string[] {
-  const rank = new Map(LAYERS.map((layer, index) => [layer, index]));
-  const found: string[] = [];
+/** The production files of src/ (relative paths), each with the files of src/ it imports. */
+function importGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
   const files = readdirSync(src, { recursive: true })
     .map(String)
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
   for (const file of files) {
     const path = join(src, file);
-    const own = layerOf(path);
+    const imported: string[] = [];
     // TypeScript's own scanner: import and export declarations, `import type`, import(); not comments or strings.
     for (const { fileName: specifier } of ts.preProcessFile(readFileSync(path, 'utf8'), true, true).importedFiles) {
       if (!specifier.startsWith('.')) continue; // a package or node: module
       const target = resolve(dirname(path), specifier);
-      if (!target.startsWith(src + '/')) continue;
-      const theirs = layerOf(target);
-      if (rank.get(theirs)! > rank.get(own)!) found.push(`src/${file} imports ${specifier} (${theirs}, above ${own})`);
+      if (target.startsWith(src + '/')) imported.push(relative(src, target));
+    }
+    graph.set(file, imported);
+  }
+  return graph;
+}
+
+/** Every import between layers that goes upwards, as `file imports specifier (layer, above its own layer)`. */
+function importsUpwards(graph: Map<string, string[]>): string[] {
+  const rank = new Map(LAYERS.map((layer, index) => [layer, index]));
+  const found: string[] = [];
+  for (const [file, imported] of graph) {
+    const own = layerOf(join(src, file));
+    for (const target of imported) {
+      const theirs = layerOf(join(src, target));
+      if (rank.get(theirs)! > rank.get(own)!) found.push(`src/${file} imports src/${target} (${theirs}, above ${own})`);
     }
   }
   return found;
+}
+
+/**
+ * The import cycles among the files, one per group of files that reach one another (Tarjan's strongly connected
+ * components), each shown as a path `a -> b -> … -> a` through the group.
+ */
+function importCycles(graph: Map<string, string[]>): string[] {
+  const order = new Map<string, number>();
+  const lowest = new Map<string, number>();
+  const stack: string[] = [];
+  const groups: string[][] = [];
+  const visit = (file: string) => {
+    order.set(file, order.size);
+    lowest.set(file, order.get(file)!);
+    stack.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (!graph.has(next)) continue;
+      if (!order.has(next)) {
+        visit(next);
+        lowest.set(file, Math.min(lowest.get(file)!, lowest.get(next)!));
+      } else if (stack.includes(next)) lowest.set(file, Math.min(lowest.get(file)!, order.get(next)!));
+    }
+    if (lowest.get(file) !== order.get(file)) return;
+    const group = stack.splice(stack.indexOf(file));
+    if (group.length > 1 || graph.get(file)!.includes(file)) groups.push(group);
+  };
+  for (const file of [...graph.keys()].sort()) if (!order.has(file)) visit(file);
+  return groups.map((group) => {
+    // A shortest way back to the group's first file (by name), found breadth first within the group.
+    const [start] = [...group].sort();
+    const cameFrom = new Map<string, string>();
+    const queue = [start!];
+    while (queue.length > 0) {
+      const file = queue.shift()!;
+      const next = graph.get(file)!.filter((target) => group.includes(target));
+      if (next.includes(start!)) {
+        const path = [file];
+        while (path[0] !== start) path.unshift(cameFrom.get(path[0]!)!);
+        return [...path, start!].map((step) => `src/${step}`).join(' -> ');
+      }
+      for (const target of next) if (!cameFrom.has(target) && target !== start) (cameFrom.set(target, file), queue.push(target));
+    }
+    return group.join(', ');
+  });
 }
 
 describe('the layers of src/', () => {
@@ -95,6 +159,17 @@ describe('the layers of src/', () => {
   });
 
   it('hold: no file imports from a layer above its own', () => {
-    assert.deepEqual(importsUpwards(), []);
+    assert.deepEqual(importsUpwards(importGraph()), []);
+  });
+
+  it('hold: no files import one another in a cycle', () => {
+    assert.deepEqual(importCycles(importGraph()), []);
+  });
+
+  it('would name a planted cycle', () => {
+    const planted = new Map(importGraph());
+    planted.set('import/run.ts', [...planted.get('import/run.ts')!, 'import/writer.ts']);
+    planted.set('import/writer.ts', [...planted.get('import/writer.ts')!, 'import/run.ts']);
+    assert.deepEqual(importCycles(planted), ['src/import/run.ts -> src/import/writer.ts -> src/import/run.ts']);
   });
 });

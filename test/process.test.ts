@@ -2,7 +2,7 @@
 // with exit code 0 within 5 s whatever the service is doing (container managers send SIGKILL after 10 s).
 import { DEFAULT_PROFILE_SETTINGS } from '../src/settings.ts';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { connect, createServer, type Socket } from 'node:net';
@@ -15,8 +15,8 @@ import { createTestDatabase } from './support/databases.ts';
 import { freePort } from './support/net.ts';
 import { skinFile } from './support/fixtures.ts';
 import { multipartBody } from './support/multipart.ts';
-import { createAccount } from '../src/accounts/service.ts';
-import { SYSTEM } from '../src/audit/audit.ts';
+import { createAccount } from '../src/accounts/create-account.ts';
+import { serviceActing } from '../src/audit/acting.ts';
 import { systemClock } from '../src/clock.ts';
 import { migrateToLatest, openDatabase } from '../src/database/connect.ts';
 import { OWNER, randomAddress, uniqueName } from './support/service.ts';
@@ -178,10 +178,10 @@ describe('the service process', { concurrency: 4 }, () => {
     const db = openDatabase({ kind: 'sqlite', file: join(dataDir, 'skinservice.sqlite') });
     await migrateToLatest(db);
     await createAccount(
+      serviceActing('system'),
       db,
       systemClock,
       { username: 'Taken', mail: 'someone@example.org', password: 'a good password', perms: 0 },
-      SYSTEM,
       DEFAULT_PROFILE_SETTINGS,
     );
     await db.destroy();
@@ -208,10 +208,10 @@ describe('the service process', { concurrency: 4 }, () => {
       const db = openDatabase({ kind: 'sqlite', file });
       await migrateToLatest(db);
       await createAccount(
+        serviceActing('system'),
         db,
         systemClock,
         { username: 'Taken', mail: 'someone@example.org', password: 'a good password', perms: 0 },
-        SYSTEM,
         DEFAULT_PROFILE_SETTINGS,
       );
       await db.destroy();
@@ -280,7 +280,7 @@ describe('the service process', { concurrency: 4 }, () => {
     assert.doesNotMatch(local.output(), /PUBLIC_URL is not set/, 'no warning when only this machine can connect');
   });
 
-  it('says once it listens, in one line, the address to open, the database and where mail goes', async (t) => {
+  it('says once it listens, in one line, the address to open, the database, where mail goes and how to make an owner', async (t) => {
     const dataDir = mkdtempSync(join(tmpdir(), 'skinservice-proc-'));
     const service = await npmStart({ DATA_DIR: dataDir });
     const port = new URL(service.address).port;
@@ -291,6 +291,7 @@ describe('the service process', { concurrency: 4 }, () => {
       line.includes(`database: SQLite file ${join(dataDir, 'skinservice.sqlite')}; mail: written to ${join(dataDir, 'outbox')}`),
       line,
     );
+    assert.ok(line.includes('; no owner yet: set OWNER_USERNAME, OWNER_MAIL and OWNER_PASSWORD in .env and start again'), line);
   });
 
   it(
@@ -365,7 +366,7 @@ describe('the service process', { concurrency: 4 }, () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'skinservice-proc-'));
     const service = await npmStart({ DATA_DIR: dataDir, PUBLIC_URL: 'http://skins.test' });
     assert.equal((await register(service.address)).status, 200);
-    const link = (await service.logged(/"links":\["(http:\/\/skins\.test\/register\/confirm\?code=[A-Z0-9]{10})"\]/))[1]!;
+    const link = (await service.logged(/"links":\["(http:\/\/skins\.test\/register\/confirm\?code=[A-Z0-9]{26})"\]/))[1]!;
     await stopsCleanly(t, service, 'idle');
     const [file] = readdirSync(join(dataDir, 'outbox'));
     const eml = readFileSync(join(dataDir, 'outbox', file!), 'utf8');
@@ -380,6 +381,44 @@ describe('the service process', { concurrency: 4 }, () => {
     const stopped = stopsCleanly(t, service, 'request in flight');
     assert.equal((await inFlight).status, 200);
     await stopped;
+  });
+
+  it('stops with the imported password checks’ threads started, idle and busy', async (t) => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'skinservice-proc-'));
+    const service = await npmStart({
+      DATA_DIR: dataDir,
+      OWNER_USERNAME: OWNER.username,
+      OWNER_MAIL: OWNER.mail,
+      OWNER_PASSWORD: OWNER.password,
+    });
+    // The owner's password as an import of a CookieCMS site leaves it: bcrypt, cost 12 (a second's work per check).
+    const bcrypt12 = execFileSync(
+      'python3',
+      ['-W', 'ignore', '-c', 'import crypt; print(crypt.crypt("old password", crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=4096)))'],
+      { encoding: 'utf8' },
+    ).trim();
+    const db = openDatabase({ kind: 'sqlite', file: join(dataDir, 'skinservice.sqlite') });
+    await db
+      .updateTable('users')
+      .set({ password: `imported:bcrypt:${bcrypt12}` })
+      .where('mail', '=', OWNER.mail)
+      .execute();
+    await db.destroy();
+    const login = () =>
+      fetch(`${service.address}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', connection: 'close', 'x-forwarded-for': randomAddress() },
+        body: JSON.stringify({ username: OWNER.username, password: 'a wrong password' }),
+      });
+    // Two checks start both threads; they stay idle after answering.
+    assert.deepEqual(
+      (await Promise.all([login(), login()])).map((answer) => answer.status),
+      [401, 401],
+    );
+    const inFlight = login();
+    await until(async () => (service.output().match(/incoming request/g) ?? []).length >= 3, 'the third login to arrive');
+    await stopsCleanly(t, service, 'an imported password check in flight, a thread idle');
+    assert.equal((await inFlight).status, 401, 'the check in flight was answered');
   });
 
   it('stops while a mail is in flight to a stalled SMTP server, and sends that mail at the next start', async (t) => {

@@ -53,7 +53,15 @@ function themeScript(): Plugin {
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: '/',
-  build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 1024, assetsInlineLimit: 0 },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1024,
+    assetsInlineLimit: 0,
+    // Rolldown's [PLUGIN_TIMINGS] warning names the slow callbacks of a build (precompress's maximum brotli takes
+    // seconds, and more on a busy machine): meant for a plugin's author, it ended every `npm install` in yellow.
+    rolldownOptions: { checks: { bundlerTimings: false } },
+  },
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
   plugins: [themeScript(), precompress()],
 });

@@ -3,6 +3,7 @@
 // the one Caller every route hands to the services, whichever kind of session the request came through.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { actingOf, type ActingAccount } from '../audit/acting.ts';
 import { recordAudit, SYSTEM } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import { reusableQuery } from '../database/reusable-query.ts';
@@ -11,7 +12,7 @@ import { fixedError, forbidden, unauthorized } from '../http/envelope.ts';
 import { bearerToken } from '../http/secrets.ts';
 import type { SessionKind } from '../sessions/kinds.ts';
 import { holdingsColumn, holdingsFromColumn, type Holding } from './profile.ts';
-import { effectiveLevel, LEVELS, STANDING_MESSAGES, standingProblem } from './standing.ts';
+import { effectiveLevel, LEVELS, STANDING_MESSAGES, standingProblem, accountPerms } from './standing.ts';
 import type { Tokens } from './tokens.ts';
 
 /**
@@ -24,13 +25,14 @@ import type { Tokens } from './tokens.ts';
  */
 export type Access = 'public' | 'registering' | 'player' | 'moderator' | 'admin' | 'owner' | 'game';
 
-/** Who calls a protected route: what the routes hand to the services. */
-export interface Caller {
-  user: CallerUser;
+/**
+ * Who calls a protected route: the acting party (src/audit/acting.ts) the routes hand to the services, with what
+ * only the HTTP edge has: the user row, the session the request came through and its game profile.
+ */
+export interface Caller extends ActingAccount {
+  user: Pick<UserRow, CallerColumn>;
   /** The session the request came through: its kind (sessions/kinds.ts) and its id within that kind. */
   session: { kind: SessionKind; id: number };
-  /** perms raised by an unexpired role grant; -1 when banned. */
-  level: number;
   /** The game profile the session acts as: a game token's. null: a session bound to no profile (a web session). */
   profile: CallerProfile | null;
   /** The caller's skins, capes and two-factor flag, on routes that declare `readsHoldings`. */
@@ -90,9 +92,19 @@ export const CALLER_COLUMNS = [
   'users.selected_cape_id',
   'users.language',
   'users.max_profiles',
+  'users.banned_until',
 ] as const;
 
-export type CallerUser = Pick<UserRow, (typeof CALLER_COLUMNS)[number] extends `users.${infer Column}` ? Column : never>;
+type CallerColumn = (typeof CALLER_COLUMNS)[number] extends `users.${infer Column}` ? Column : never;
+
+/** The one resolver of a Caller, whichever kind of session: the web session's hook and the game token's lookup. */
+export const callerFrom = (
+  user: Caller['user'],
+  session: Caller['session'],
+  level: number,
+  profile: CallerProfile | null,
+  holdings?: Holding[],
+): Caller => ({ ...actingOf(user, level), user, session, profile, ...(holdings !== undefined && { holdings }) });
 
 /** The session named by a token, with its user and role grant: one query on every authenticated request. */
 function sessionQuery(db: Kysely<Database>, { sessionId, userId }: { sessionId: number; userId: number }) {
@@ -191,14 +203,14 @@ async function identify(
   if (grant && grant_expires_at !== null && grant_expires_at <= now && grant_expiry_recorded === 0) {
     await recordGrantExpiry(db, grant_id!, user.id, grant.role_level, grant_expires_at, now);
   }
-  const level = effectiveLevel(user.perms, grant, now);
-  return {
+  const level = effectiveLevel(accountPerms(user, now), grant, now);
+  return callerFrom(
     user,
-    session: { kind: 'web', id: claims.sessionId },
+    { kind: 'web', id: claims.sessionId },
     level,
-    profile: null,
-    ...(holdings !== undefined && { holdings: holdingsFromColumn(holdings) }),
-  };
+    null,
+    holdings === undefined ? undefined : holdingsFromColumn(holdings),
+  );
 }
 
 /** Expiry needs no scheduler: the first request that sees a lapsed grant writes it to the audit log, once. */

@@ -1,62 +1,66 @@
-// Single-use, purpose-bound, expiring codes sent by mail (contract sections 2 and 15).
+// Single-use, purpose-bound, expiring codes sent by mail (contract sections 2, 15 and 15b): each mail carries a short
+// code to type and a link with a long token; both are stored as keyed hashes.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { randomLetters } from '../crypto/random-letters.ts';
 import type { CodePurpose, Executor } from '../database/schema.ts';
-import type { RateRule } from '../ratelimit/limiter.ts';
 import { mailKey } from './rules.ts';
 
 // 10 letters of the code alphabet (crypto/random-letters.ts) carry 50 bits.
 const GROUP_LENGTH = 5;
 /** Two groups of five letters of the code alphabet, with a space, a dash or nothing between them. */
 const CODE_SHAPE = /^([2-9A-HJ-NP-Z]{5})[ -]?([2-9A-HJ-NP-Z]{5})$/;
+/** The link's token: 26 letters of the code alphabet, 130 bits (contract section 15b asks for 128). */
+const TOKEN_LENGTH = 26;
+const TOKEN_SHAPE = /^[2-9A-HJ-NP-Z]{26}$/;
 
 export const CODE_LIFETIME_MS: Record<CodePurpose, number> = {
   verify_mail: 24 * 3600_000,
   reset_password: 30 * 60_000,
 };
 
-/** The code as a mail shows it for typing: two groups of five (a link carries it whole). */
+/** The code as a mail shows it for typing: two groups of five. */
 export const groupedCode = (code: string) => `${code.slice(0, GROUP_LENGTH)}-${code.slice(GROUP_LENGTH)}`;
 
-/** The code as issued, from what a player typed or pasted (any case, grouped or whole); undefined when it is no code. */
-export function normalizedCode(given: string): string | undefined {
-  const match = CODE_SHAPE.exec(given.trim().toUpperCase());
-  return match ? `${match[1]}${match[2]}` : undefined;
-}
-
 /**
- * The service-wide budget of wrong codes of one purpose, over every client address (contract section 15: whoever
- * controls any number of addresses guesses any live code within a day with a chance below one in a million). A guess
- * wins with probability K / 2^50 when K codes of its purpose are live, so each hour allows floor(1,000,000 / K) wrong
- * guesses, K counted at each check; docs/decisions.md shows why that keeps a day's chance, over both purposes, below
- * 1e-6.
+ * What a player typed, pasted or followed: the short code typed by hand (accepted only with its continuation or its
+ * mail address, and limited per account), or the link's token (which confirms by itself: contract section 15b).
  */
-const GUESSES_TIMES_LIVE_CODES_PER_HOUR = 1_000_000;
+export type GivenCode = { kind: 'typed'; code: string } | { kind: 'token'; token: string };
 
-export function serviceWideCodeRule(liveCodes: number): RateRule {
-  return {
-    name: 'code-fail-all',
-    limit: Math.floor(GUESSES_TIMES_LIVE_CODES_PER_HOUR / Math.max(liveCodes, 1)),
-    windowMs: 3600_000,
-    message: 'limits.codeFailuresOverall',
-  };
+/** A typed code as issued (any case, grouped or whole) or a link's token (any case); undefined when it is neither. */
+export function readCode(given: string): GivenCode | undefined {
+  const upper = given.trim().toUpperCase();
+  if (TOKEN_SHAPE.test(upper)) return { kind: 'token', token: upper };
+  const match = CODE_SHAPE.exec(upper);
+  return match ? { kind: 'typed', code: `${match[1]}${match[2]}` } : undefined;
 }
 
 export interface LiveCode {
   id: number;
   user_id: number;
+  /** The address the code was mailed to (still the account's: find() checks). */
+  mail: string;
   password_hash: string | null;
 }
 
+/** A new code: the short code for typing, the token for the link, and the row's id (a continuation names it). */
+export interface IssuedCode {
+  code: string;
+  token: string;
+  id: number;
+}
+
 /**
- * How long the browser tab that registered may carry on with its continuation (docs/security.md, "Registration in one
- * tab"): it lets that tab confirm without typing the password again, or have the mail sent again.
+ * How long the browser that registered may carry on with its continuation (docs/security.md, "Registration in one
+ * browser"): it lets that browser confirm without typing the password again, have the mail sent again, and notice a
+ * confirmation made elsewhere.
  */
 export const CONTINUATION_LIFETIME_MS = 60 * 60_000;
 
-/** The code a continuation was made for, when the continuation is genuine and not past its end. */
+/** The code a continuation was made for, and its account, when the continuation is genuine and not past its end. */
 export interface ContinuationClaim {
   codeId: number;
+  userId: number;
   expiresAt: number;
 }
 
@@ -64,9 +68,9 @@ export class MailCodes {
   constructor(private readonly secret: string) {}
 
   /**
-   * Creates a code for `purpose` and returns it in clear once. A code without a password replaces the unused ones of
-   * its purpose; a registration code carrying its request's password (hash) stands beside the earlier ones, so that
-   * registering again neither cancels nor takes over the code of an earlier request (contract section 15).
+   * Creates a code for `purpose` and returns it in clear once. A registration's code (`registration`, carrying the
+   * password hash of the first registration of the address, or none: contract section 15b) stands beside the earlier
+   * ones, so that registering again cancels nobody's code; any other code replaces the unused ones of its purpose.
    */
   async issue(
     db: Executor,
@@ -74,81 +78,72 @@ export class MailCodes {
     purpose: CodePurpose,
     mail: string,
     nowMs: number,
-    passwordHash: string | null = null,
-  ): Promise<string> {
-    return (await this.issueRow(db, userId, purpose, mail, nowMs, passwordHash)).code;
-  }
-
-  /** issue(), answering the new row's id too (a continuation names it). */
-  async issueRow(
-    db: Executor,
-    userId: number,
-    purpose: CodePurpose,
-    mail: string,
-    nowMs: number,
-    passwordHash: string | null = null,
-  ): Promise<{ code: string; id: number }> {
-    if (passwordHash === null) await dropOutstandingCodes(db, userId, purpose);
+    registration?: { passwordHash: string | null },
+  ): Promise<IssuedCode> {
+    if (registration === undefined) await dropOutstandingCodes(db, userId, purpose);
     const code = randomLetters(2 * GROUP_LENGTH);
+    const token = randomLetters(TOKEN_LENGTH);
     const { id } = await db
       .insertInto('mail_codes')
       .values({
         user_id: userId,
         purpose,
-        code_hash: this.digest(code),
+        code_hash: this.digest({ kind: 'typed', code }),
+        token_hash: this.digest({ kind: 'token', token }),
         mail,
-        password_hash: passwordHash,
+        password_hash: registration?.passwordHash ?? null,
         created_at: nowMs,
         expires_at: nowMs + CODE_LIFETIME_MS[purpose],
         used_at: null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    return { code, id };
+    return { code, token, id };
   }
 
   /**
-   * A continuation for the code `codeId`: handed to the request that had the code mailed (and so knew the password,
-   * or proved it), it lets that browser tab confirm the code and be logged in at once, or have the mail sent again.
-   * Alone it does nothing: confirming still needs the mailed code. `<code id>.<end ms>.<HMAC>` under a key of its own.
+   * A continuation for the code `codeId` of account `userId`: handed to the request that had the code mailed (and so
+   * knew the password, or proved it), it lets that browser confirm the code and be logged in at once, have the mail
+   * sent again, and ask whether the account was confirmed elsewhere. Alone it confirms nothing.
+   * `<code id>.<user id>.<end ms>.<HMAC>` under a key of its own.
    */
-  continuation(codeId: number, nowMs: number): string {
+  continuation(codeId: number, userId: number, nowMs: number): string {
     const expiresAt = nowMs + CONTINUATION_LIFETIME_MS;
-    return `${codeId}.${expiresAt}.${this.continuationMac(codeId, expiresAt)}`;
+    return `${codeId}.${userId}.${expiresAt}.${this.continuationMac(codeId, userId, expiresAt)}`;
   }
 
-  /** The code a continuation names, when it is one this service made and it has not ended; undefined otherwise. */
+  /** What a continuation names, when it is one this service made and it has not ended; undefined otherwise. */
   continuationClaim(token: string | undefined, nowMs: number): ContinuationClaim | undefined {
-    const match = /^(\d{1,15})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(token?.trim() ?? '');
+    const match = /^(\d{1,15})\.(\d{1,15})\.(\d{1,15})\.([A-Za-z0-9_-]{43})$/.exec(token?.trim() ?? '');
     if (!match) return undefined;
-    const codeId = Number(match[1]);
-    const expiresAt = Number(match[2]);
-    const expected = Buffer.from(this.continuationMac(codeId, expiresAt));
-    const given = Buffer.from(match[3]!);
+    const [codeId, userId, expiresAt] = [Number(match[1]), Number(match[2]), Number(match[3])];
+    const expected = Buffer.from(this.continuationMac(codeId, userId, expiresAt));
+    const given = Buffer.from(match[4]!);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) return undefined;
-    return expiresAt > nowMs ? { codeId, expiresAt } : undefined;
+    return expiresAt > nowMs ? { codeId, userId, expiresAt } : undefined;
   }
 
-  private continuationMac(codeId: number, expiresAt: number): string {
-    return createHmac('sha256', this.secret).update(`registration-continuation\0${codeId}\0${expiresAt}`).digest('base64url');
+  private continuationMac(codeId: number, userId: number, expiresAt: number): string {
+    return createHmac('sha256', this.secret).update(`registration-continuation\0${codeId}\0${userId}\0${expiresAt}`).digest('base64url');
   }
 
   /**
-   * The live code row for `code` (normalized), or undefined when it is unknown, of another purpose, used, expired, or
-   * sent to an address the account no longer has (a code proves the address it was sent to, and nothing after a change).
+   * The live code row for a typed code or a token, or undefined when it is unknown, of another purpose, used,
+   * expired, or sent to an address the account no longer has (a code proves the address it was sent to, and nothing
+   * after a change). Whether a typed code came with what binds it is the caller's to check.
    */
-  async find(db: Executor, code: string, purpose: CodePurpose, nowMs: number): Promise<LiveCode | undefined> {
+  async find(db: Executor, given: GivenCode, purpose: CodePurpose, nowMs: number): Promise<LiveCode | undefined> {
     const row = await db
       .selectFrom('mail_codes')
       .innerJoin('users', 'users.id', 'mail_codes.user_id')
       .select(['mail_codes.id', 'mail_codes.user_id', 'mail_codes.mail', 'mail_codes.password_hash', 'users.mail_key'])
-      .where('mail_codes.code_hash', '=', this.digest(code))
+      .where(given.kind === 'typed' ? 'mail_codes.code_hash' : 'mail_codes.token_hash', '=', this.digest(given))
       .where('mail_codes.purpose', '=', purpose)
       .where('mail_codes.used_at', 'is', null)
       .where('mail_codes.expires_at', '>', nowMs)
       .executeTakeFirst();
     if (!row || row.mail_key !== mailKey(row.mail)) return undefined;
-    return { id: row.id, user_id: row.user_id, password_hash: row.password_hash };
+    return { id: row.id, user_id: row.user_id, mail: row.mail, password_hash: row.password_hash };
   }
 
   /** Marks the code used; false when another request used it first. */
@@ -162,21 +157,11 @@ export class MailCodes {
     return result.numUpdatedRows === 1n;
   }
 
-  /** How many codes of `purpose` could be guessed right now (the K of serviceWideCodeRule). */
-  async liveCount(db: Executor, purpose: CodePurpose, nowMs: number): Promise<number> {
-    const { live } = await db
-      .selectFrom('mail_codes')
-      .select((eb) => eb.fn.countAll<number>().as('live'))
-      .where('purpose', '=', purpose)
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', nowMs)
-      .executeTakeFirstOrThrow();
-    return Number(live);
-  }
-
-  // Looked up by keyed hash: the lookup's timing can reveal nothing about the code itself.
-  private digest(code: string) {
-    return createHmac('sha256', this.secret).update(code).digest('hex');
+  // Looked up by keyed hash: the lookup's timing can reveal nothing about the code itself. Typed codes keep the
+  // digest they always had; a token's is labelled apart.
+  private digest(given: GivenCode) {
+    const hmac = createHmac('sha256', this.secret);
+    return (given.kind === 'typed' ? hmac.update(given.code) : hmac.update(`link-token\0${given.token}`)).digest('hex');
   }
 }
 

@@ -9,8 +9,9 @@ import type { Kysely } from 'kysely';
 import { type Clock, systemClock } from '../clock.ts';
 import type { Database, UserRow } from '../database/schema.ts';
 import { accountFailureKey, type LoginAttempt, type LoginFailures, type ProofRefusal } from './login-failures.ts';
-import { upgradeImported, verifyPassword } from './passwords.ts';
+import { NO_PASSWORD, upgradeImported } from './passwords.ts';
 import { mailKey, usernameKey } from './rules.ts';
+import { totpRequired, unauthorized } from '../http/envelope.ts';
 
 /** An account's second factor (two-factor login, contract section 12); src/two-factor implements it. */
 export interface SecondFactor {
@@ -28,12 +29,19 @@ export interface SecondFactor {
 }
 
 /**
- * What a logged-in player gives to add a way in (linking Discord, adding a passkey; contract section 15): the
- * password, and the two-factor code when that is on.
+ * What a logged-in player gives to add a way in (linking Discord, adding a passkey, making an app password; contract
+ * sections 15 and 15b): the password, and the two-factor code when that is on.
  */
 export interface Reauthentication {
   password: string;
   totp?: string;
+}
+
+/** The message keys of one action's refusals of a Reauthentication: wrong password, code not sent, wrong code. */
+export interface ProofRefusals {
+  passwordWrong: string;
+  needsCode: string;
+  codeWrong: string;
 }
 
 /** An account's app passwords (contract section 18); src/app-passwords implements it. */
@@ -126,6 +134,8 @@ export class Credentials {
    * password oracle for hashes from elsewhere; an account's failures count on its login limit.
    */
   async checkStoredHash(storedHash: string, password: string): Promise<LoginCheck> {
+    // A password-less account's stored value is no hash: nothing verifies against it, and it names no one.
+    if (storedHash === NO_PASSWORD) return { refusal: 'credentials' };
     const user = await this.db.selectFrom('users').selectAll().where('password', '=', storedHash).executeTakeFirst();
     return user ? this.verify(user, accountFailureKey(user.id), password, null, 'after-colon') : { refusal: 'credentials' };
   }
@@ -149,6 +159,17 @@ export class Credentials {
     if (secondFactor === null || !(await secondFactor.isOn(userId))) return this.failures.confirmOwner(userId, password, clientAddress);
     const sent = code !== undefined && code.trim() !== '';
     return this.failures.confirmOwner(userId, password, clientAddress, sent ? () => secondFactor.accept(userId, code) : null);
+  }
+
+  /**
+   * confirmOwner, refusing in the API's words: a wrong password or code is a 401 about its field, a missing code a
+   * 401 with data.totp_required (the page then asks for it). Each counts as a failed login.
+   */
+  async requireOwner(userId: number, proof: Reauthentication, clientAddress: string, refusals: ProofRefusals): Promise<void> {
+    const refusal = await this.confirmOwner(userId, proof.password, proof.totp, clientAddress);
+    if (refusal === 'password') throw unauthorized(refusals.passwordWrong, { field: 'password' });
+    if (refusal === 'code-required') throw totpRequired(refusals.needsCode);
+    if (refusal === 'code-wrong') throw unauthorized(refusals.codeWrong, { field: 'totp' });
   }
 
   private async verify(
@@ -178,12 +199,12 @@ export class Credentials {
       await attempt.loggedIn();
       return { user };
     }
-    if (user && (await verifyPassword(user.password, password))) {
+    if (user && (await failures.passwordMatches(attempt, user.id, user.password, password))) {
       // The password is right (whatever the second factor says): an imported hash becomes argon2id now.
       const upgraded = await upgradeImported(this.db, user, password, this.clock.now());
       return this.secondStep(upgraded === null ? user : { ...user, password: upgraded }, twoFactorOn, code, attempt);
     }
-    if (!user) await verifyPassword(null, password);
+    if (!user) await failures.passwordMatches(attempt, undefined, null, password);
     await attempt.failed(user?.id);
     return { refusal: 'credentials' };
   }

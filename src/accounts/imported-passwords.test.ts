@@ -4,16 +4,27 @@
 // login, GravitLauncher authorize and verifypassword, a logged-in player's confirmation) accepts an imported hash and
 // the login replaces it with argon2id, audited; wrong passwords count and change nothing; a change made meanwhile wins.
 import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { hash } from '@node-rs/argon2';
 import type { Algorithm } from '@node-rs/argon2';
 import { ManualClock } from '../../test/support/clock.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { LaunchServerRequester } from '../../test/support/launchserver.ts';
-import { randomAddress, startService, type TestService } from '../../test/support/service.ts';
-import { IMPORTED_FORMATS, importedFormat, isImported, taggedHash, verifyImported, type ImportedFormat } from './imported-passwords.ts';
-import { hashPassword, upgradeImported, verifyPassword } from './passwords.ts';
+import { randomAddress, startService, type Reply, type TestService } from '../../test/support/service.ts';
+import { ImportedChecksBusy, ImportedPasswordChecks } from './imported-password-checks.ts';
+import { beyondBounds, IMPORTED_FORMATS, importedFormat, isImported, taggedHash, type ImportedFormat } from './imported-passwords.ts';
+import { hashPassword, upgradeImported, verifyPassword as verifyWith } from './passwords.ts';
+
+/** The checks of imported passwords as the service runs them: worker threads, two at once. */
+const checks = new ImportedPasswordChecks();
+after(() => checks.close());
+const verifyImported = async (stored: string, password: string) => checks.check(stored, password);
+const verifyPassword = (stored: string, password: string) => verifyWith(stored, password, checks);
 
 const PASSWORD = 'correct horse battery ü';
 const WRONG = 'correct horse battery u';
@@ -31,6 +42,33 @@ const SCRYPT = 'yMnKy8zNzs/Q0dLT1NXW1w==:rn/vQoZlN89Xkl1xnqiLxedoQ4daQulpOO3uqCx
 // with s = 'a1b2c3d4e5f60718': AuthMe's Pbkdf2 (uppercase hex, 64-byte key).
 const PBKDF2 =
   'pbkdf2_sha256$10000$a1b2c3d4e5f60718$3D1843C97E716B57139F3567039BE496A8D614A8DC94EB2BDE370F885DE06D8EC22E3430AD27370FC249094069B3252F7830A1C5CA54716E4F419C19D216998B';
+
+/** bcrypt of `password` at `cost`, made by Python's crypt (as PHP's password_hash would, $2y$ aside). */
+const pythonBcrypt = (password: string, cost: number) =>
+  execFileSync(
+    'python3',
+    [
+      '-W',
+      'ignore',
+      '-c',
+      'import crypt,sys; print(crypt.crypt(sys.argv[1], crypt.mksalt(crypt.METHOD_BLOWFISH, rounds=2**int(sys.argv[2]))))',
+      password,
+      String(cost),
+    ],
+    { encoding: 'utf8' },
+  ).trim();
+/** AuthMe's PBKDF2 of `password` with `rounds`, made by Python's hashlib. */
+const pythonPbkdf2 = (password: string, rounds: number) =>
+  execFileSync(
+    'python3',
+    [
+      '-c',
+      "import hashlib,sys; r=int(sys.argv[2]); s='0f1e2d3c4b5a6978'; print('pbkdf2_sha256$%d$%s$%s' % (r, s, hashlib.pbkdf2_hmac('sha256', sys.argv[1].encode(), s.encode(), r, 64).hex().upper()))",
+      password,
+      String(rounds),
+    ],
+    { encoding: 'utf8' },
+  ).trim();
 
 type Digest = 'md5' | 'sha256' | 'sha512';
 const hex = (algorithm: Digest, text: string) => createHash(algorithm).update(text, 'utf8').digest('hex');
@@ -191,6 +229,64 @@ describe('imported password formats', () => {
     assert.equal(await verifyPassword(BCRYPT_2B, PASSWORD), false, 'only tagged values are read as a foreign format');
   });
 
+  it('checks a value at the bounds of contract 15b and refuses one beyond them without running it', async () => {
+    const argon2i = (memoryCost: number, timeCost: number, parallelism: number) =>
+      hash(PASSWORD, { algorithm: ARGON2I, memoryCost, timeCost, parallelism });
+    const atBounds = [
+      taggedHash('bcrypt', pythonBcrypt(PASSWORD, 12)),
+      taggedHash('argon2', await argon2i(65_536, 4, 4)),
+      taggedHash('pbkdf2-sha256', pythonPbkdf2(PASSWORD, 100_000)),
+    ];
+    const beyond: [string, RegExp][] = [
+      [taggedHash('bcrypt', pythonBcrypt(PASSWORD, 13)), /bcrypt cost 13 is above 12/],
+      [taggedHash('argon2', await argon2i(65_537, 1, 1)), /argon2 memory of 65537 KiB is above 65536 KiB/],
+      [taggedHash('argon2', await argon2i(4096, 5, 1)), /argon2 t=5 is above 4/],
+      [taggedHash('argon2', await argon2i(4096, 1, 5)), /argon2 p=5 is above 4/],
+      [taggedHash('pbkdf2-sha256', pythonPbkdf2(PASSWORD, 100_001)), /PBKDF2 with 100001 rounds is above 100000/],
+    ];
+    for (const stored of atBounds) {
+      assert.equal(beyondBounds(stored), null);
+      assert.equal(await verifyImported(stored, PASSWORD), true, stored.slice(0, 60));
+    }
+    // Both worker threads busy with checks at the bounds: a value beyond them is still answered, so it never ran there.
+    const running = [verifyImported(atBounds[0]!, WRONG), verifyImported(atBounds[0]!, WRONG)];
+    for (const [stored, reason] of beyond) {
+      assert.match(beyondBounds(stored) ?? '', reason);
+      assert.equal(await verifyImported(stored, PASSWORD), false, `${stored.slice(0, 60)}: the right password, refused`);
+    }
+    assert.deepEqual(await Promise.all(running), [false, false]);
+  });
+
+  it('runs at most two slow checks at once; the third is refused at once, and digests are not held up', async () => {
+    const bcrypt12 = taggedHash('bcrypt', pythonBcrypt(PASSWORD, 12));
+    const first = verifyImported(bcrypt12, PASSWORD);
+    const second = verifyImported(bcrypt12, WRONG);
+    await assert.rejects(verifyImported(taggedHash('scrypt', SCRYPT), PASSWORD), ImportedChecksBusy);
+    assert.equal(await verifyImported(taggedHash('md5', hex('md5', PASSWORD)), PASSWORD), true, 'a digest is no slow check');
+    assert.deepEqual(await Promise.all([first, second]), [true, false]);
+    assert.equal(await verifyImported(taggedHash('scrypt', SCRYPT), PASSWORD), true, 'a thread is free again');
+  });
+
+  it('leaves a process free to end: one whose check is done ends by itself', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'imported-checks-'));
+    const script = join(dir, 'check.mts');
+    const module = new URL('./imported-password-checks.ts', import.meta.url).pathname;
+    writeFileSync(
+      script,
+      `import { ImportedPasswordChecks } from ${JSON.stringify(module)};\n` +
+        `console.log(await new ImportedPasswordChecks().check(${JSON.stringify(taggedHash('scrypt', SCRYPT))}, ${JSON.stringify(PASSWORD)}));\n`,
+    );
+    // The worker threads inherit `--import tsx`, which loads their TypeScript as it loads the service's.
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    const hung = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    const code = await new Promise((resolve) => child.on('exit', (exitCode, signal) => resolve(signal ?? exitCode)));
+    clearTimeout(hung);
+    assert.equal(code, 0, 'ended by itself');
+    assert.equal(out.trim(), 'true');
+  });
+
   it('taggedHash refuses an unknown format and an overlong payload', () => {
     assert.throws(() => taggedHash('sha1' as ImportedFormat, 'abc'), TypeError);
     assert.throws(() => taggedHash('md5', 'a'.repeat(961)), RangeError);
@@ -338,6 +434,63 @@ describeEachDatabase('imported passwords, every way in', (kind) => {
     });
     assert.equal(changed.status, 200, JSON.stringify(changed.body));
     assert.equal(await verifyPassword(await storedOf(account.id), 'a brand new password 1'), true);
+  });
+
+  /** Three wrong logins at once at a bcrypt-12 account: two run in the worker threads, the third finds both busy. */
+  const threeAtOnce = async (send: (login: string) => Promise<Reply>) => {
+    const account = await imported(taggedHash('bcrypt', pythonBcrypt(PASSWORD, 12)));
+    const replies = await Promise.all([send(account.username), send(account.username), send(account.username)]);
+    const busy = replies.filter((reply) => reply.status === 429);
+    assert.equal(busy.length, 1, `one of three refused: ${replies.map((reply) => reply.status).join(', ')}`);
+    assert.equal(busy[0]!.headers['retry-after'], '1');
+    return { busy: busy[0]!, checked: replies.filter((reply) => reply.status !== 429) };
+  };
+
+  it('a third imported check at once is a 429 in each API’s own shape, with Retry-After', async () => {
+    const web = await threeAtOnce((login) => webLogin(login, WRONG));
+    assert.deepEqual(
+      web.checked.map((reply) => reply.status),
+      [401, 401],
+    );
+    assert.equal(web.busy.body.error, true);
+    assert.match(web.busy.body.msg, /passwords from the previous site are being checked/);
+    assert.equal(web.busy.headers['x-error-key'], 'limits.importedPasswordChecks');
+
+    const game = await threeAtOnce((login) =>
+      service.call('POST', '/api/yggdrasil/authserver/authenticate', { body: { username: login, password: WRONG }, ip: randomAddress() }),
+    );
+    assert.deepEqual(Object.keys(game.busy.body).sort(), ['error', 'errorMessage']);
+    assert.equal(game.busy.body.error, 'ForbiddenOperationException');
+
+    const launcher = await threeAtOnce((login) =>
+      service.call('POST', '/api/gravit/authorize', {
+        body: { login, password: WRONG },
+        headers: { authorization: `Bearer ${GRAVIT_TOKEN}` },
+      }),
+    );
+    assert.deepEqual(Object.keys(launcher.busy.body).sort(), ['code', 'error']);
+    assert.equal(launcher.busy.body.code, 429);
+  });
+
+  it('a refusal for busy checks counts as a failed login', async () => {
+    const account = await imported(taggedHash('bcrypt', pythonBcrypt(PASSWORD, 12)));
+    const address = randomAddress();
+    // 12 at once from one address: the account-and-address limit (10) admits 10; two run, eight find the threads busy.
+    const replies = await Promise.all(Array.from({ length: 12 }, () => webLogin(account.username, WRONG, address)));
+    const keys = replies.map((reply) => (reply.status === 429 ? String(reply.headers['x-error-key']) : String(reply.status)));
+    assert.deepEqual(keys.filter((key) => key === '401').length, 2, keys.join(', '));
+    assert.deepEqual(keys.filter((key) => key === 'limits.importedPasswordChecks').length, 8, keys.join(', '));
+    // All ten counted: the right password from that address is refused by the limit now, checking nothing.
+    const right = await webLogin(account.username, PASSWORD, address);
+    assert.equal(right.status, 429);
+    assert.equal(right.headers['x-error-key'], 'limits.loginFailuresPerAccountAndAddress');
+    assert.match(await storedOf(account.id), /^imported:bcrypt:/);
+  });
+
+  it('a stored value beyond the bounds lets no one in, and costs nothing to refuse', async () => {
+    const account = await imported(taggedHash('bcrypt', pythonBcrypt(PASSWORD, 13)));
+    assert.equal((await webLogin(account.username, PASSWORD)).status, 401);
+    assert.match(await storedOf(account.id), /^imported:bcrypt:\$2b\$13\$/);
   });
 
   it('a password change made while the imported one was being verified is not overwritten', async () => {

@@ -1,41 +1,28 @@
 // The one place for who may do what to whom in the admin API (contract sections 3 and 15 "Levels"). A role grant
 // lets its holder act at its level (edit users, skins and capes below it), never appoint, demote or ban: those go by
 // the permanent level, `perms`, so that a temporary grant cannot make itself, or anyone, permanent.
-import type { Caller } from './authenticate.ts';
+import type { Transaction } from 'kysely';
+import { isPostgres } from '../database/dialect.ts';
+import type { Database } from '../database/schema.ts';
 import { LEVELS } from './standing.ts';
-import { actorOf, type Actor } from '../audit/audit.ts';
+import type { Acting } from '../audit/acting.ts';
 import { forbidden } from '../http/envelope.ts';
 
-/** Who makes an admin change: a signed-in user, or the operator CLI (both levels owner, no user id). */
-export interface Editor {
-  actor: Actor;
-  /** The effective level: perms raised by an unexpired role grant. */
-  level: number;
-  /** The stored perms, without any grant. */
-  permanentLevel: number;
-}
-
-export const editorOf = (caller: Caller): Editor => ({
-  actor: actorOf(caller.user),
-  level: caller.level,
-  permanentLevel: caller.user.perms,
-});
-
 /** Whether the editor sees stored secrets (password hashes, the LaunchServer's token columns): permanent owners only. */
-export const seesSecrets = (editor: Editor): boolean => editor.permanentLevel >= LEVELS.owner;
+export const seesSecrets = (editor: Acting): boolean => editor.permanentLevel >= LEVELS.owner;
 
 /**
  * Editing an account, its skins, or taking its capes: only below the editor's own (effective) level. A permanent
  * owner, having no higher level to turn to, may also edit other owners and themselves (but not their perms: below).
  */
-export function checkBelowOwnLevel(editor: Editor, targetLevel: number, refusal: string): void {
+export function checkBelowOwnLevel(editor: Acting, targetLevel: number, refusal: string): void {
   if (targetLevel < editor.level) return;
   if (editor.permanentLevel >= LEVELS.owner) return;
   throw forbidden(refusal);
 }
 
 /** Banning (to -1) and unbanning (-1 to 0): the editor's permanent level must be admin or more and above `targetPerms`. */
-export function checkMayBan(editor: Editor, targetPerms: number): void {
+export function checkMayBan(editor: Acting, targetPerms: number): void {
   if (editor.permanentLevel < LEVELS.admin || editor.permanentLevel <= targetPerms) throw forbidden('admin.banNeedsPermanent');
 }
 
@@ -47,7 +34,7 @@ const isBanChange = (from: number, to: number) => to === LEVELS.banned || (from 
  * keeps the last owner (asked only for that demotion).
  */
 export async function checkPermsChange(
-  editor: Editor,
+  editor: Acting,
   target: { id: number; perms: number },
   to: number,
   anotherOwnerExists: () => Promise<boolean>,
@@ -61,8 +48,19 @@ export async function checkPermsChange(
 }
 
 /** Granting or revoking a role: a permanent owner, for someone else whose perms are below owner. */
-export function checkMayGrant(editor: Editor, target: { id: number; perms: number }): void {
+export function checkMayGrant(editor: Acting, target: { id: number; perms: number }): void {
   if (target.id === editor.actor.id) throw forbidden('admin.ownRole');
   if (editor.permanentLevel < LEVELS.owner) throw forbidden('admin.grantNeedsPermanentOwner');
   if (target.perms >= LEVELS.owner) throw forbidden('admin.atOrAboveOwnLevel');
+}
+
+/**
+ * Whether an owner other than `userId` remains (the last owner stays: it cannot leave, be demoted or be banned).
+ * On PostgreSQL the owners' rows are locked, so that two owners leaving at the same moment do not both see the other
+ * one still there; SQLite runs one write transaction at a time by itself.
+ */
+export async function anotherOwnerExists(trx: Transaction<Database>, userId: number): Promise<boolean> {
+  let owners = trx.selectFrom('users').select('id').where('perms', '=', LEVELS.owner).where('id', '!=', userId);
+  if (isPostgres(trx)) owners = owners.forUpdate();
+  return (await owners.execute()).length > 0;
 }

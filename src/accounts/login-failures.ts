@@ -12,8 +12,16 @@ import type { Kysely } from 'kysely';
 import { recordAudit, SYSTEM } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
+import { ApiError, message, tooManyRequests } from '../http/envelope.ts';
 import { limitSubjectOf, RULES, type Limit, type RateLimiter } from '../ratelimit/limiter.ts';
-import { verifyPassword } from './passwords.ts';
+import { ImportedChecksBusy, type ImportedPasswordChecks } from './imported-password-checks.ts';
+import { hasPassword, verifyPassword } from './passwords.ts';
+
+/**
+ * The refusal of an action that asks for the password, for a password-less account (contract section 26): a 403 with
+ * data.password_unset, whose words say to set a password by the reset ("Forgot your password?") first.
+ */
+export const passwordUnset = () => new ApiError(403, message('accounts.passwordUnset'), {}, { password_unset: true });
 
 /** The key of an account's login-failure counter. */
 export const accountFailureKey = (userId: number) => `id:${userId}`;
@@ -37,12 +45,32 @@ export interface LoginAttempt {
 /** What a logged-in player's proof lacked: the password, or the two-factor code (not sent, or wrong). */
 export type ProofRefusal = 'password' | 'code-required' | 'code-wrong';
 
+/** When a client refused because every imported password check was busy may try again: one check's time. */
+const BUSY_RETRY_SECONDS = 1;
+
 export class LoginFailures {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
     private readonly limiter: RateLimiter,
+    /** Where imported passwords are checked (worker threads, at most two at once). */
+    private readonly imported: ImportedPasswordChecks,
   ) {}
+
+  /**
+   * Whether `password` is the stored one (null: no such account, checked against a dummy of the same cost), on the
+   * place `attempt` took. When the imported password checks are all busy, nothing is checked: the attempt counts as a
+   * failure and their 429 is thrown (contract section 15b).
+   */
+  async passwordMatches(attempt: LoginAttempt, userId: number | undefined, stored: string | null, password: string): Promise<boolean> {
+    try {
+      return await verifyPassword(stored, password, this.imported);
+    } catch (error) {
+      if (!(error instanceof ImportedChecksBusy)) throw error;
+      await attempt.failed(userId);
+      throw tooManyRequests('limits.importedPasswordChecks', BUSY_RETRY_SECONDS);
+    }
+  }
 
   /**
    * Takes one check's place on the limits of `accountKey` (accountFailureKey() of a known account, or another key for
@@ -130,9 +158,11 @@ export class LoginFailures {
     clientAddress: string | null,
     code?: (() => Promise<boolean>) | null,
   ): Promise<ProofRefusal | null> {
-    const attempt = await this.take(accountFailureKey(userId), clientAddress);
     const stored = await this.db.selectFrom('users').select('password').where('id', '=', userId).executeTakeFirstOrThrow();
-    if (!(await verifyPassword(stored.password, password))) {
+    // A password-less account has none to prove: every action that asks for it says how to set one (the reset).
+    if (!hasPassword(stored.password)) throw passwordUnset();
+    const attempt = await this.take(accountFailureKey(userId), clientAddress);
+    if (!(await this.passwordMatches(attempt, userId, stored.password, password))) {
       await attempt.failed(userId);
       return 'password';
     }

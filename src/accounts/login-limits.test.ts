@@ -11,6 +11,7 @@ import { randomAddress, startService, uniqueName, type TestService } from '../..
 import { ApiError } from '../http/envelope.ts';
 import { MemoryCounterStore, RateLimiter, RedisCounterStore, type CounterStore } from '../ratelimit/limiter.ts';
 import { Credentials, type LoginCheck, type SecondFactor } from './credentials.ts';
+import { ImportedPasswordChecks } from './imported-password-checks.ts';
 import { LoginFailures } from './login-failures.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -46,6 +47,7 @@ async function outcomes(attempts: Promise<LoginCheck>[]) {
 
 describeEachDatabase('login limits', (kind) => {
   const clock = new ManualClock();
+  const importedChecks = new ImportedPasswordChecks();
   let service: TestService;
   const redisClients: Redis[] = [];
   before(async () => {
@@ -53,6 +55,7 @@ describeEachDatabase('login limits', (kind) => {
   });
   after(async () => {
     for (const client of redisClients) await client.quit();
+    await importedChecks.close();
     await service?.close();
   });
 
@@ -73,7 +76,7 @@ describeEachDatabase('login limits', (kind) => {
     describe(`checks counted before they run, ${storeName} store`, { skip: newStore ? false : 'set TEST_REDIS_URL' }, () => {
       // Each test gets counters of its own (a new store, a new Redis prefix) on the one database.
       const credentialsWith = (secondFactor: SecondFactor | null = null) =>
-        new Credentials(service.db, new LoginFailures(service.db, clock, new RateLimiter(newStore!())), secondFactor);
+        new Credentials(service.db, new LoginFailures(service.db, clock, new RateLimiter(newStore!()), importedChecks), secondFactor);
 
       it('100 logins at once with the right password and wrong codes check 10 codes', async () => {
         const player = await service.registerPlayer();
@@ -119,7 +122,7 @@ describeEachDatabase('login limits', (kind) => {
 
       it('a right password gives its place back; a confirmation does not clear the failures', async () => {
         const player = await service.registerPlayer();
-        const failures = new LoginFailures(service.db, clock, new RateLimiter(newStore!()));
+        const failures = new LoginFailures(service.db, clock, new RateLimiter(newStore!()), importedChecks);
         const { id } = await service.db.selectFrom('users').select('id').where('username', '=', player.username).executeTakeFirstOrThrow();
         const address = randomAddress();
         for (let attempt = 0; attempt < 9; attempt += 1) assert.equal(await failures.confirmOwnPassword(id, 'wrong', address), false);

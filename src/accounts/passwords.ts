@@ -4,7 +4,8 @@ import { type Algorithm, hash, verify } from '@node-rs/argon2';
 import type { Kysely } from 'kysely';
 import { actorOf, recordAudit } from '../audit/audit.ts';
 import type { Database, UserRow } from '../database/schema.ts';
-import { importedFormat, isImported, verifyImported } from './imported-passwords.ts';
+import type { ImportedPasswordChecks } from './imported-password-checks.ts';
+import { importedFormat, isImported } from './imported-passwords.ts';
 
 // Algorithm is an ambient const enum, which verbatimModuleSyntax cannot import: 2 is its Argon2id member.
 const ARGON2ID = 2 as Algorithm;
@@ -13,6 +14,16 @@ export const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCos
 
 export const hashPassword = (password: string) => hash(password, ARGON2_OPTIONS);
 
+/**
+ * The stored value of a password-less account (registered through an OpenID Connect provider without choosing a
+ * password, contract section 26): no password verifies against it. Such an account logs in through its provider, a
+ * passkey or an app password, and sets a password by the reset.
+ */
+export const NO_PASSWORD = '';
+
+/** Whether the account has a password of its own (not a password-less one). */
+export const hasPassword = (stored: string) => stored !== NO_PASSWORD;
+
 // Verifying against this when the user does not exist makes "no such user" take as long as "wrong password".
 const UNKNOWN_USER_HASH = hash('no user has this password', ARGON2_OPTIONS);
 
@@ -20,15 +31,22 @@ const dummyVerify = async (password: string) => {
   await verify(await UNKNOWN_USER_HASH, password).catch(() => false);
 };
 
-export async function verifyPassword(storedHash: string | null, password: string): Promise<boolean> {
-  if (storedHash === null) {
+/**
+ * Whether `password` is the password `storedHash` holds: argon2id, or an imported value checked by `imported` (which
+ * throws ImportedChecksBusy, checking nothing, when its threads are all busy). null: no account, a dummy check of the
+ * same cost.
+ */
+export async function verifyPassword(storedHash: string | null, password: string, imported: ImportedPasswordChecks): Promise<boolean> {
+  if (storedHash === null || storedHash === NO_PASSWORD) {
     await dummyVerify(password);
     return false;
   }
   if (isImported(storedHash)) {
     // An imported md5 (or an unusable value) answers at once: the dummy argon2id check alongside keeps such an
-    // account as slow to refuse as any other, so timing tells no one which accounts are imported ones.
-    const [verified] = await Promise.all([verifyImported(storedHash, password), dummyVerify(password)]);
+    // account as slow to refuse as any other, so timing tells no one which accounts are imported ones. When the
+    // checks are busy, check() throws before the dummy starts: a refusal costs no hashing.
+    const checking = imported.check(storedHash, password);
+    const [verified] = await Promise.all([checking, dummyVerify(password)]);
     return verified;
   }
   try {

@@ -2,6 +2,7 @@
 // profile's name and UUID are also the account's username and uuid, written in the same transaction.
 import { randomUUID } from 'node:crypto';
 import type { Executor } from '../database/schema.ts';
+import { conflict } from '../http/envelope.ts';
 import { offlinePlayerUuid } from '../minecraft/offline-uuid.ts';
 import { playerNameKey } from '../minecraft/player-names.ts';
 import type { ProfileSettings } from '../settings.ts';
@@ -15,9 +16,36 @@ export function usernameColumns(username: string) {
   return { username: name, username_key: name_key, offline_uuid };
 }
 
-/** The UUID of a new profile under PROFILE_UUID: random, or the offline-mode UUID of its first name (kept for good). */
-export const newProfileUuid = (rule: ProfileSettings['uuid'], name: string) =>
-  rule === 'offline' ? offlinePlayerUuid(name) : randomUUID();
+/**
+ * Refuses (409, saying why) a name whose offline-mode UUID another profile keeps as its own UUID. A profile's UUID never
+ * changes, and under PROFILE_UUID=offline (or after an import from an offline-mode site) it is the offline-mode UUID of
+ * the name it was made with: after a rename that name is free, but a new profile could not get its UUID, and a profile
+ * renamed to it would be shown the first profile's skin on offline-mode servers (a lookup by that UUID finds the
+ * profile that has it). So that exact spelling stays with the profile made under it, which may take it back; another
+ * letter case is another UUID and free. A name someone has now is left to the write's unique index ("taken").
+ * `ownUuid`: the profile being renamed; null for a new one. docs/decisions.md, "Names kept by offline UUIDs".
+ */
+export async function checkNameNotKeptByUuid(db: Executor, name: string, ownUuid: string | null): Promise<void> {
+  const offlineUuid = offlinePlayerUuid(name);
+  const nameKey = playerNameKey(name);
+  const others = await db
+    .selectFrom('profiles')
+    .select(['uuid', 'name_key'])
+    .where((where) => where.or([where('uuid', '=', offlineUuid), where('name_key', '=', nameKey)]))
+    .execute();
+  const holders = others.filter((profile) => profile.uuid !== ownUuid);
+  if (holders.some((profile) => profile.name_key === nameKey)) return;
+  if (holders.some((profile) => profile.uuid === offlineUuid)) throw conflict('profiles.nameKeptByUuid', { name });
+}
+
+/**
+ * The UUID of a new profile named `name` under PROFILE_UUID: random, or the offline-mode UUID of its first name (kept
+ * for good); a name whose offline-mode UUID a renamed profile keeps is refused (checkNameNotKeptByUuid).
+ */
+export async function newProfileUuid(db: Executor, rule: ProfileSettings['uuid'], name: string): Promise<string> {
+  await checkNameNotKeptByUuid(db, name, null);
+  return rule === 'offline' ? offlinePlayerUuid(name) : randomUUID();
+}
 
 /** Adds a profile; a name or UUID already taken (in any letter case) fails on the unique index, as a unique violation. */
 export async function insertProfile(db: Executor, input: { userId: number; name: string; uuid: string; now: number }): Promise<number> {
@@ -29,8 +57,12 @@ export async function insertProfile(db: Executor, input: { userId: number; name:
   return id;
 }
 
-/** Renames a profile, and the account with it when it is the primary one; tokens bound to it only refresh after this. */
+/**
+ * Renames a profile, and the account with it when it is the primary one; tokens bound to it only refresh after this.
+ * A name whose offline-mode UUID another profile keeps is refused (checkNameNotKeptByUuid).
+ */
 export async function renameProfile(db: Executor, profile: { id: number; uuid: string; user_id: number }, name: string, now: number) {
+  await checkNameNotKeptByUuid(db, name, profile.uuid);
   await db
     .updateTable('profiles')
     .set({ ...profileNameColumns(name), name_changed_at: now })

@@ -28,11 +28,13 @@ type ProfileUser = Pick<
   | 'max_profiles'
 >;
 
-type HoldingKind = 'skin' | 'cape' | 'two_factor' | 'profile';
+type HoldingKind = 'skin' | 'cape' | 'two_factor' | 'profile' | 'identity' | 'premium';
 
 /**
  * One thing a user holds: a skin (with the cape it shows), a cape, two-factor login being on, or a game profile
- * (with the ids of the skin and cape it wears, when it is not the primary one: that one wears the account's choice).
+ * (with the ids of the skin and cape it wears, when it is not the primary one: that one wears the account's choice),
+ * or a linked OpenID Connect identity (uuid: the provider's id, name: its name for the person, cape_uuid: its subject),
+ * or a linked official account (uuid and name: the official ones, cape_uuid: the source's key).
  */
 export interface Holding {
   kind: HoldingKind;
@@ -88,8 +90,41 @@ function holdingsOf(db: Kysely<Database>, userId: number | Expression<number>) {
           ])
           .where('profiles.user_id', '=', userId),
       )
+      // The linked OpenID Connect identities (contract section 26; src/oidc keeps the table).
+      .unionAll(
+        db
+          .selectFrom('oidc_identities')
+          .select([
+            kind('identity'),
+            'oidc_identities.id',
+            'oidc_identities.provider as uuid',
+            'oidc_identities.name',
+            'oidc_identities.subject as cape_uuid',
+            noId('skin_id'),
+            noId('cape_id'),
+          ])
+          .where('oidc_identities.user_id', '=', userId),
+      )
+      // The linked official accounts (contract section 20; src/fallback/premium.ts keeps the table).
+      .unionAll(
+        db
+          .selectFrom('premium_links')
+          .select([
+            kind('premium'),
+            'premium_links.id',
+            'premium_links.premium_uuid as uuid',
+            'premium_links.premium_name as name',
+            'premium_links.source as cape_uuid',
+            noId('skin_id'),
+            noId('cape_id'),
+          ])
+          .where('premium_links.user_id', '=', userId),
+      )
   );
 }
+
+/** Enough of an identity's subject for its owner to tell two apart, not all of it: its last four characters. */
+export const subjectHint = (subject: string) => (subject.length > 8 ? `…${subject.slice(-4)}` : `${subject.slice(0, 1)}…`);
 
 /**
  * The holdings of the user of `users.id` as one column of a statement on `users`: the authentication hook reads them
@@ -113,6 +148,11 @@ export class Profiles {
     db: Kysely<Database>,
     /** MAX_PROFILES: the limit of an account without its own. */
     private readonly maxProfiles: number,
+    /** The premium link sources (src/fallback/sources.ts): a stored key's shown name and its place in the order. */
+    private readonly premiumSources: { nameOf(key: string): string; orderOf(key: string): number } = {
+      nameOf: (key) => key,
+      orderOf: () => 0,
+    },
   ) {
     this.holdingsOf = reusableQuery(db, { userId: -201 }, ({ userId }) => holdingsOf(db, userId).orderBy('id'));
   }
@@ -156,6 +196,21 @@ export class Profiles {
       Language: isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE,
       Profiles: profiles,
       MaxProfiles: profileLimit(user.max_profiles, this.maxProfiles, level),
+      Identities: holdings
+        .filter((holding) => holding.kind === 'identity')
+        .map((identity) => ({ provider: identity.uuid, name: identity.name, subject_hint: subjectHint(identity.cape_uuid ?? '') })),
+      ...this.premiumOf(holdings),
     };
+  }
+
+  private premiumOf(holdings: Holding[]): Pick<UserDetail, 'Premium' | 'PremiumLinks'> {
+    const { nameOf, orderOf } = this.premiumSources;
+    const links = holdings
+      .filter((holding) => holding.kind === 'premium')
+      .sort((a, b) => orderOf(a.cape_uuid ?? '') - orderOf(b.cape_uuid ?? ''))
+      .map((link) => ({ key: link.cape_uuid ?? '', uuid: link.uuid, name: link.name, source: nameOf(link.cape_uuid ?? '') }));
+    const shown = links.map(({ uuid, name, source }) => ({ uuid, name, source }));
+    const first = links.find((link) => link.key === 'mojang') ?? links[0];
+    return { Premium: first ? { uuid: first.uuid, name: first.name, source: first.source } : null, PremiumLinks: shown };
   }
 }

@@ -8,7 +8,7 @@ import { BASE } from '../http/shapes/example-story.ts';
 import { LOGGED_IN, WEB_LOGIN_RESPONSE_SCHEMA } from '../http/shapes/web-login.ts';
 import { USER_DETAIL_EXAMPLE, USER_DETAIL_SCHEMA } from '../http/shapes/user-detail.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
-import { callerOf } from './authenticate.ts';
+import { callerOf, type Caller } from './authenticate.ts';
 import type { Profiles } from './profile.ts';
 import type { AccountService, SelectionCheck } from './service.ts';
 
@@ -29,7 +29,17 @@ const bodyOf = <const Example extends Record<string, string>, const Optional ext
   }) as const;
 const emptyEnvelope = (msg: Message, url: string | null = null) => ({ 200: envelopeSchema(undefined, ok({}, msg, url)) });
 // The mail shows a code in two groups of five; any case, and a space, a dash or nothing between the groups, is accepted.
-const CODE = { code: 'K7QX2-M9PRT' };
+// Typed by hand it needs its mail address (or the registration's continuation); the mail's link carries a token
+// (26 letters) in its place, which needs nothing else (contract section 15b).
+const CODE = { code: 'K7QX2-M9PRT', mail: 'steve@example.org' };
+const CODE_FIELDS = {
+  code: {
+    ...text,
+    description:
+      "the code typed from the mail (10 letters, as K7QX2-M9PRT), or the token of the mail's link (its `code` parameter, 26 letters)",
+  },
+  mail: { ...text, description: 'with a typed code: the mail address it was sent to (a token needs none)' },
+} as const;
 const tags = ['auth'];
 const REGISTERED = message('accounts.registered');
 const CONFIRMED = message('accounts.confirmed');
@@ -39,12 +49,12 @@ const PASSWORD_RESET = message('accounts.passwordReset');
 const FINISHED = message('accounts.finished');
 const LOGGED_OUT_EVERYWHERE = message('accounts.loggedOutEverywhere');
 const DELETED = message('accounts.deleted');
-const CONTINUATION_EXAMPLE = '418.1767229200000.Xq3v0bN8QyV2lH5tJmR9cW1eK7uA4sD6fG0hZ3pL8oE';
+const CONTINUATION_EXAMPLE = '418.77.1767229200000.Xq3v0bN8QyV2lH5tJmR9cW1eK7uA4sD6fG0hZ3pL8oE';
 const CONTINUATION = {
   type: 'string',
   maxLength: 200,
   description:
-    'the continuation the registration (or a sending again) answered: kept by the browser tab that registered, it lets that tab be logged in when it confirms, and have the mail sent again (one hour; docs/security.md)',
+    'the continuation the registration (or a sending again) answered: kept by the browser that registered, it lets that browser be logged in when it confirms, have the mail sent again, and learn whether the address was confirmed elsewhere (one hour; docs/security.md)',
 } as const;
 const CONTINUATION_DATA = {
   type: 'object',
@@ -52,7 +62,18 @@ const CONTINUATION_DATA = {
   properties: { continuation: { type: 'string' } },
 } as const;
 
-export function accountRoutes(fastify: FastifyInstance, accounts: AccountService, profiles: Profiles, wardrobe: SelectionCheck) {
+/** Registration step 3 with an existing account (contract section 20, PREMIUM_IMPORT): src/fallback/premium.ts. */
+export interface PremiumRegistration {
+  finishRegistration(caller: Caller, input: { name: string; token: string; source?: string }, password?: string): Promise<void>;
+}
+
+export function accountRoutes(
+  fastify: FastifyInstance,
+  accounts: AccountService,
+  profiles: Profiles,
+  wardrobe: SelectionCheck,
+  premium: PremiumRegistration | null = null,
+) {
   const app = withSchemaTypes(fastify);
   app.post(
     '/api/auth/register',
@@ -63,7 +84,9 @@ export function accountRoutes(fastify: FastifyInstance, accounts: AccountService
           'invite: the code of an invitation link ({PUBLIC_URL}/register?invite=CODE), needed for a new account while ' +
           'registration is by invitation (GET /api/auth/registration tells the mode); 403 while registration is closed or ' +
           'without a usable invitation, and nothing is created. Registering again with a mail whose account is not ' +
-          "confirmed yet needs no invitation. The account's mails are in the language of this request's Accept-Language.",
+          'confirmed yet needs no invitation, and keeps no password: only the first registration of an address keeps its ' +
+          "password, a later one's code confirms only with a password chosen then. The account's mails are in the " +
+          "language of this request's Accept-Language.",
         tags,
         body: bodyOf({ mail: 'steve@example.org', password: 'correct horse battery', invite: 'q3Vf8LkQ2xN7cR1tYb5wZ0aD' }, ['invite']),
         response: {
@@ -139,13 +162,22 @@ export function accountRoutes(fastify: FastifyInstance, accounts: AccountService
       schema: {
         summary: 'Registration step 2 (or a mail change): confirm the mail address with the mailed code',
         description:
-          'With the `continuation` of the registration that had this very code mailed (the browser tab that registered), ' +
-          'the answer logs in too: `data.jwt`, as a login gives, so that the password is not asked again. Without it, or ' +
-          'with another code, `data` is empty and the player logs in.',
+          "`code`: the token of the mail's link, which confirms by itself, or the code typed from the mail, which needs " +
+          '`mail` (the address it was sent to) or the `continuation` of the registration that had it mailed; wrong typed ' +
+          'codes are limited per account and per address (10 in 15 minutes). A registration sets a password: `password` ' +
+          "when given (chosen now, with the rules of registration), else the one the address's first registration gave, " +
+          "kept only without a continuation or with the continuation of the browser that gave it; a later registration's " +
+          "code, or another browser's continuation, needs `password` (400 naming it). Whoever chose the password now, or " +
+          'confirms in the browser that gave it, is logged in too: `data.jwt`, as a login gives. Otherwise `data` is empty ' +
+          'and the player logs in. A changed mail address takes no `password`.',
         tags,
         body: {
-          ...bodyOf({ ...CODE, continuation: CONTINUATION_EXAMPLE }, ['continuation']),
-          properties: { code: text, continuation: CONTINUATION },
+          ...bodyOf({ ...CODE, continuation: CONTINUATION_EXAMPLE, password: 'correct horse battery' }, [
+            'mail',
+            'continuation',
+            'password',
+          ]),
+          properties: { ...CODE_FIELDS, continuation: CONTINUATION, password: text },
         },
         response: {
           200: envelopeSchema({ type: 'object', properties: { jwt: { type: 'string' } } }, ok({}, CONFIRMED, `${BASE}/register/finish`)),
@@ -154,9 +186,41 @@ export function accountRoutes(fastify: FastifyInstance, accounts: AccountService
       },
     },
     async (request) => {
-      const { next, jwt } = await accounts.confirmMail(request.body.code, request.ip, request.body.continuation);
+      const { code, continuation, mail, password } = request.body;
+      const { next, jwt } = await accounts.confirmMail(code, request.ip, { continuation, mail, password });
       return ok(jwt === undefined ? {} : { jwt }, CONFIRMED, next);
     },
+  );
+
+  app.post(
+    '/api/auth/confirm/status',
+    {
+      schema: {
+        summary: 'For the browser that registered: whether the mail address was confirmed since, in this browser or elsewhere',
+        description:
+          '`state`: `waiting` (not confirmed yet), `confirmed` (log in, or go on if this browser was logged in by confirming), ' +
+          'or `ended` (the continuation is past its hour, not genuine, or its account is gone).',
+        tags,
+        body: {
+          type: 'object',
+          required: ['continuation'],
+          additionalProperties: false,
+          properties: { continuation: CONTINUATION },
+          examples: [{ continuation: CONTINUATION_EXAMPLE }],
+        },
+        response: {
+          200: envelopeSchema(
+            {
+              type: 'object',
+              required: ['state'],
+              properties: { state: { type: 'string', enum: ['waiting', 'confirmed', 'ended'] } },
+            },
+            ok({ state: 'confirmed' }),
+          ),
+        },
+      },
+    },
+    async (request) => ok({ state: await accounts.registrationState(request.body.continuation) }),
   );
 
   app.post(
@@ -216,12 +280,12 @@ export function accountRoutes(fastify: FastifyInstance, accounts: AccountService
       schema: {
         summary: 'Password reset step 2: check a reset code without using it up',
         tags,
-        body: bodyOf(CODE),
+        body: { ...bodyOf(CODE, ['mail']), properties: CODE_FIELDS },
         response: { 204: { description: 'The code is good', type: 'null' }, ...errorResponses(429) },
       },
     },
     async (request, reply) => {
-      await accounts.checkResetCode(request.body.code, request.ip);
+      await accounts.checkResetCode(request.body.code, request.ip, request.body.mail);
       return reply.code(204).send();
     },
   );
@@ -232,12 +296,16 @@ export function accountRoutes(fastify: FastifyInstance, accounts: AccountService
       schema: {
         summary: 'Password reset step 3: set the new password; every session of the account is revoked',
         tags,
-        body: bodyOf({ ...CODE, password: 'new correct horse battery' }),
+        body: {
+          ...bodyOf({ ...CODE, password: 'new correct horse battery' }, ['mail']),
+          properties: { ...CODE_FIELDS, password: text },
+        },
         response: { ...emptyEnvelope(PASSWORD_RESET, `${BASE}/login`), ...errorResponses(429) },
       },
     },
     async (request) => {
-      const next = await accounts.resetPassword(request.body.code, request.body.password, request.ip);
+      const { code, password, mail } = request.body;
+      const next = await accounts.resetPassword(code, password, request.ip, mail);
       return ok({}, PASSWORD_RESET, next);
     },
   );
@@ -248,13 +316,37 @@ export function accountRoutes(fastify: FastifyInstance, accounts: AccountService
       config: { access: 'registering' },
       schema: {
         summary: 'Registration step 3: choose the username (and optionally a new password); the player UUID is assigned',
+        description:
+          'With PREMIUM_IMPORT (contract section 20), `premium` {name, token, source?} in place of `username`: after the ' +
+          "challenge skin's check (POST /api/home/premium/challenge), the profile gets that account's name and UUID (409 " +
+          'when a profile here has either) and the account is linked to it',
         tags: ['auth', 'home'],
-        body: bodyOf({ username: 'Steve', password: 'correct horse battery' }, ['password']),
-        response: { ...emptyEnvelope(FINISHED), ...errorResponses(409) },
+        body: {
+          type: 'object',
+          properties: {
+            username: text,
+            password: text,
+            premium: {
+              type: 'object',
+              required: ['name', 'token'],
+              additionalProperties: false,
+              properties: { name: text, token: text, source: { type: 'string', maxLength: 64 } },
+            },
+          },
+          examples: [{ username: 'Steve', password: 'correct horse battery' }],
+        },
+        response: { ...emptyEnvelope(FINISHED), ...errorResponses(400, 403, 404, 409, 503) },
       },
     },
     async (request) => {
-      await accounts.finishRegistration(callerOf(request), request.body.username, request.body.password);
+      const { username, password, premium: existing } = request.body;
+      if (existing) {
+        if (!premium) throw badRequest('premium.importOff', { field: 'premium' });
+        await premium.finishRegistration(callerOf(request), existing, password);
+      } else {
+        if (username === undefined) throw badRequest('premium.usernameMissing', { field: 'username' });
+        await accounts.finishRegistration(callerOf(request), username, password);
+      }
       return ok({}, FINISHED);
     },
   );

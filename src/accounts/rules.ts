@@ -5,11 +5,16 @@ import { PASSWORD_LENGTH } from '../shared/account-rules.ts';
 import { isCommonPassword } from './common-passwords.ts';
 
 // A plausible shape, not RFC 5322: one @, no spaces, a dot in the domain, no empty labels.
-const MAIL = /^[^\s@"<>()[\]\\,;:]+@(?:[^\s@."<>()[\]\\,;:]+\.)+[^\s@."<>()[\]\\,;:]{2,}$/;
+// No white space, no control character (\p{Cc}: a NUL, which PostgreSQL's text refuses, or a line break in a mail
+// header), none of the characters that would make the address a list or a display name.
+const MAIL = /^[^\s\p{Cc}@"<>()[\]\\,;:]+@(?:[^\s\p{Cc}@."<>()[\]\\,;:]+\.)+[^\s\p{Cc}@."<>()[\]\\,;:]{2,}$/u;
 
 // The audit names the service's own actions `system` and the operator CLI's `cli` (src/audit/audit.ts,
 // src/admin/cli.ts): no account may take them now, so that no entry a player made reads as the service's own.
 const RESERVED_USERNAME_KEYS = new Set(['system', 'cli']);
+
+/** Whether no account may take `name` (any letter case): the names the audit gives the service and the operator. */
+export const isReservedUsername = (name: string) => RESERVED_USERNAME_KEYS.has(usernameKey(name));
 
 /** A username is the primary profile's name: the PROFILE_NAME_RULE applies (`field` names it in the error). */
 export function checkUsername(value: string, rule: PlayerNameRule, field = 'username'): string {
@@ -20,7 +25,7 @@ export function checkUsername(value: string, rule: PlayerNameRule, field = 'user
 /** checkUsername for a name an account is about to take: also refuses the names the audit gives the service itself. */
 export function checkNewUsername(value: string, rule: PlayerNameRule, field = 'username'): string {
   checkUsername(value, rule, field);
-  if (RESERVED_USERNAME_KEYS.has(usernameKey(value))) throw badRequest('accounts.usernameReserved', { field, username: value });
+  if (isReservedUsername(value)) throw badRequest('accounts.usernameReserved', { field, username: value });
   return value;
 }
 

@@ -1,32 +1,33 @@
 // The account flows of interface.md 3 and 4.1 as contract section 2 decides them. HTTP-free: routes call these.
-import { sql, type Kysely, type Transaction } from 'kysely';
-import { actorOf, recordAudit, SYSTEM, type Actor } from '../audit/audit.ts';
-import { unixSeconds, type Clock } from '../clock.ts';
+import type { Kysely, Transaction } from 'kysely';
+import { actorOf, recordAudit, type AuditActor } from '../audit/audit.ts';
+import type { Clock } from '../clock.ts';
 import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
-import type { CodePurpose, Database, Executor, UserRow } from '../database/schema.ts';
-import { ApiError, badRequest, conflict, forbidden, totpRequired, unauthorized } from '../http/envelope.ts';
+import type { CodePurpose, Database, UserRow } from '../database/schema.ts';
+import { badRequest, conflict, forbidden, totpRequired, unauthorized } from '../http/envelope.ts';
 import type { AccountSession } from '../http/shapes/account-session.ts';
 import type { Params } from '../i18n/i18n.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
-import { languageOfUser, queueMail } from '../mail/outbox.ts';
+import { languageOfUser, queueMail, queueSecurityMail } from '../mail/outbox.ts';
 import { mailChangedMessage, resetPasswordMessage, verifyMailMessage } from '../mail/templates.ts';
-import { RULES, type Limit, type RateLimiter, type RateRule } from '../ratelimit/limiter.ts';
-import { SESSION_KIND_ENTRIES, SESSION_KINDS } from '../sessions/kinds.ts';
+import { RULES, type RateLimiter, type RateRule } from '../ratelimit/limiter.ts';
+import { listSessions, revokeAllSessions, revokeSession } from '../sessions/sessions.ts';
 import type { PageAddress } from '../shared/pages.ts';
-import { SettingsError, type OwnerSettings, type ProfileSettings } from '../settings.ts';
 import type { Caller } from './authenticate.ts';
-import { dropOutstandingCodes, groupedCode, normalizedCode, serviceWideCodeRule, type LiveCode, type MailCodes } from './codes.ts';
+import type { ProfileRules } from './create-account.ts';
+import { CodeChecks, type CodeBinding } from './code-checks.ts';
+import { dropOutstandingCodes, groupedCode, type MailCodes } from './codes.ts';
 import type { Credentials } from './credentials.ts';
 import type { LoginFailures } from './login-failures.ts';
 import { hashPassword } from './passwords.ts';
 import { insertProfile, newProfileUuid, usernameColumns } from './profile-rows.ts';
-import { LEVELS, STANDING_MESSAGES, standingProblem } from './standing.ts';
-import { checkMail, checkNewUsername, checkPassword, checkUsername, isPlausibleMail, mailKey, usernameKey } from './rules.ts';
+import { anotherOwnerExists } from './levels.ts';
+import { LEVELS, STANDING_MESSAGES, standingProblem, accountPerms } from './standing.ts';
+import { checkMail, checkNewUsername, checkPassword, isPlausibleMail, mailKey } from './rules.ts';
 import type { Tokens } from './tokens.ts';
 import { openWebSession } from './web-session.ts';
 
 /** What account creation needs of the profile settings. */
-export type ProfileRules = Pick<ProfileSettings, 'nameRule' | 'uuid'>;
 
 export interface AccountDeps {
   db: Kysely<Database>;
@@ -59,7 +60,7 @@ export interface Admission {
   /** Throws the refusal (an ApiError) before any work is done; an invitation's check counts on the client address. */
   check(invite: string | undefined, clientAddress: string): Promise<void>;
   /** In the transaction that creates the account: checks again and takes the invitation, or throws (nothing is created). */
-  admit(trx: Transaction<Database>, invite: string | undefined, account: Actor, nowMs: number): Promise<void>;
+  admit(trx: Transaction<Database>, invite: string | undefined, account: AuditActor, nowMs: number): Promise<void>;
 }
 
 export type TextureRelease = <T>(work: (trx: Transaction<Database>) => Promise<{ result: T; released: string[] }>) => Promise<T>;
@@ -89,8 +90,16 @@ export interface HomeChange {
   language?: Language;
 }
 
-const WRONG_CODE = 'accounts.wrongCode';
-const MALFORMED_CODE = 'accounts.codeMalformed';
+/** What a mailed code is for: a registration (carrying the password hash of the first registration of the address,
+ * or none), a changed mail address, or a password reset. Each has its page, where the mail's link leads. */
+type CodeErrand = { kind: 'registration'; passwordHash: string | null } | { kind: 'mail-change' } | { kind: 'reset' };
+
+const ERRAND_PAGES = {
+  registration: '/register/confirm',
+  'mail-change': '/mail/confirm',
+  reset: '/reset/confirm',
+} as const satisfies Record<CodeErrand['kind'], PageAddress>;
+
 const WRONG_CREDENTIALS = 'accounts.wrongCredentials';
 const TOTP_REQUIRED = 'accounts.totpRequired';
 const TOTP_WRONG = 'accounts.totpWrong';
@@ -106,16 +115,21 @@ const TAKEN_MAIL_REGISTRATIONS: RateRule = {
 };
 
 export class AccountService {
-  constructor(private readonly deps: AccountDeps) {}
+  private readonly codeChecks: CodeChecks;
+
+  constructor(private readonly deps: AccountDeps) {
+    this.codeChecks = new CodeChecks(deps);
+  }
 
   private link(path: PageAddress) {
     return `${this.deps.publicUrl}${path}`;
   }
 
   /**
-   * Step 1: creates an unverified account, or mails another code for one, and returns the next step's URL. Each code
-   * carries the password of its request: confirming it sets that password, so registering again takes nothing over
-   * (contract section 15). A new account needs the admission's consent (`invite`: the code of an invitation link).
+   * Step 1: creates an unverified account, or mails another code for one, and returns the next step's URL. Only the
+   * first registration of an address keeps its password: a later one's code carries none and confirms only with a
+   * password chosen then (contract section 15b), so registering someone else's address leaves no password they would
+   * confirm unawares. A new account needs the admission's consent (`invite`: the code of an invitation link).
    */
   async register(
     rawMail: string,
@@ -137,6 +151,7 @@ export class AccountService {
     await limiter.refund(TAKEN_MAIL_REGISTRATIONS, clientAddress);
     if (!found) await admission?.check(invite, clientAddress);
     await this.takeMailLimits(clientAddress, `verify_mail:${key}`);
+    // Hashed whether or not it is kept, so that the answer's timing does not tell a first registration from a later one.
     const passwordHash = await hashPassword(password);
     let continuation = '';
     await this.writeOrConflict(async (trx) => {
@@ -148,6 +163,7 @@ export class AccountService {
         .executeTakeFirst();
       if (taken(existing)) throw conflict('accounts.mailExists');
       let userId: number;
+      let kept: string | null = null;
       if (existing) {
         userId = existing.id;
         await trx.updateTable('users').set({ mail, language, updated_at: now }).where('id', '=', userId).execute();
@@ -168,10 +184,11 @@ export class AccountService {
           .returning('id')
           .executeTakeFirstOrThrow();
         userId = inserted.id;
+        kept = passwordHash;
         await admission?.admit(trx, invite, { id: userId, name: mail }, now);
       }
-      const codeId = await this.sendCode(trx, userId, 'verify_mail', mail, now, passwordHash);
-      continuation = this.deps.codes.continuation(codeId, now);
+      const codeId = await this.sendCode(trx, userId, mail, now, { kind: 'registration', passwordHash: kept });
+      continuation = this.deps.codes.continuation(codeId, userId, now);
       await recordAudit(trx, now, { actor: { id: userId, name: mail }, action: 'auth.register', target: userId });
     }, 'accounts.mailExists');
     this.deps.mailQueued();
@@ -179,17 +196,18 @@ export class AccountService {
   }
 
   /**
-   * "Send the mail again" (issue 31): a new registration code, within the mail limits, for the browser tab that
-   * registered (its `continuation`, which carries the password of that request: the new code carries it too), or for
-   * a player whose login was refused because the mail is not confirmed (`login`: the same proof as a login, counted
-   * on the login limits; the new code carries the password just proven). Answers a continuation for the new code.
+   * "Send the mail again" (issue 31): a new registration code, within the mail limits, for the browser that
+   * registered (its `continuation`: the new code carries what that registration's code carries, its password or
+   * none), or for a player whose login was refused because the mail is not confirmed (`login`: the same proof as a
+   * login, counted on the login limits; the new code carries the password just proven). Answers a continuation for
+   * the new code.
    */
   async resendConfirmation(
     proof: { continuation: string } | { login: string; password: string; totp?: string },
     clientAddress: string,
   ): Promise<{ next: string; continuation: string; mail: string }> {
     const { db, clock, credentials } = this.deps;
-    let target: { userId: number; mail: string; passwordHash: string | null };
+    let target: { userId: number; mail: string; errand: CodeErrand };
     if ('continuation' in proof) {
       const claim = this.deps.codes.continuationClaim(proof.continuation, clock.now());
       const row =
@@ -203,61 +221,97 @@ export class AccountService {
           .executeTakeFirst());
       if (!row || row.mail_key !== mailKey(row.mail)) throw badRequest('accounts.continuationEnded');
       if (row.mail_verify === 1) throw conflict('accounts.alreadyConfirmed');
-      target = { userId: row.user_id, mail: row.mail, passwordHash: row.password_hash };
+      target = { userId: row.user_id, mail: row.mail, errand: { kind: 'registration', passwordHash: row.password_hash } };
     } else {
       const { user, refusal } = await credentials.check(proof.login, proof.password, clientAddress, { code: proof.totp });
       if (refusal === 'code-required') throw totpRequired(TOTP_REQUIRED);
       if (refusal === 'code-wrong') throw unauthorized(TOTP_WRONG, { field: 'totp' });
       if (refusal === 'code-used') throw unauthorized(TOTP_USED, { field: 'totp' });
       if (!user) throw unauthorized(WRONG_CREDENTIALS);
-      if (standingProblem({ ...user, level: user.perms }, ['unfinished', 'unverified']) === 'banned')
+      if (standingProblem({ ...user, level: accountPerms(user, clock.now()) }, ['unfinished', 'unverified']) === 'banned')
         throw forbidden(STANDING_MESSAGES.banned);
-      if (standingProblem({ ...user, level: user.perms }, ['unfinished']) !== 'unverified') throw conflict('accounts.alreadyConfirmed');
+      if (standingProblem({ ...user, level: accountPerms(user, clock.now()) }, ['unfinished']) !== 'unverified')
+        throw conflict('accounts.alreadyConfirmed');
       // A registration's code carries the password just proven (it stands beside the codes of other requests); a
       // changed address's code carries none, as the one the change mailed.
-      target = { userId: user.id, mail: user.mail, passwordHash: user.username === null ? user.password : null };
+      const errand: CodeErrand = user.username === null ? { kind: 'registration', passwordHash: user.password } : { kind: 'mail-change' };
+      target = { userId: user.id, mail: user.mail, errand };
     }
     await this.takeMailLimits(clientAddress, `verify_mail:${mailKey(target.mail)}`);
     const continuation = await db.transaction().execute(async (trx) => {
       const now = clock.now();
-      const codeId = await this.sendCode(trx, target.userId, 'verify_mail', target.mail, now, target.passwordHash);
+      const codeId = await this.sendCode(trx, target.userId, target.mail, now, target.errand);
       await recordAudit(trx, now, { actor: { id: target.userId, name: target.mail }, action: 'auth.register', target: target.userId });
-      return this.deps.codes.continuation(codeId, now);
+      return this.deps.codes.continuation(codeId, target.userId, now);
     });
     this.deps.mailQueued();
     return { next: this.link('/register/confirm'), continuation, mail: target.mail };
   }
 
   /**
-   * Step 2: the mailed code proves the address; a registration code also sets the password of the request that made
-   * it, and the account's other codes end (none of them may set a password later). Returns where to go next.
+   * Step 2 (or a mail change): the mailed code proves the address. A registration's code sets a password: `password`
+   * when given (chosen now, under section 2's rules), else the one its registration kept, but only when no
+   * continuation came or the continuation's browser proved that very password; otherwise 400 naming `password`
+   * (contract section 15b). The account's other codes end. The browser that proved the password, or chose one now,
+   * is logged in too (`jwt`) while the registration is unfinished. Returns where to go next.
    */
-  async confirmMail(code: string, clientAddress: string, continuation?: string): Promise<{ next: string; jwt?: string }> {
-    const claim = this.deps.codes.continuationClaim(continuation, this.deps.clock.now());
-    const confirmed = await this.checkingCode(code, 'verify_mail', clientAddress, async (trx, found, now) => {
+  async confirmMail(
+    code: string,
+    clientAddress: string,
+    given: CodeBinding & { password?: string } = {},
+  ): Promise<{ next: string; jwt?: string }> {
+    // The rules that need no account first, and the slow hash, so that a refused password spends no code attempt.
+    const chosenHash = given.password === undefined ? undefined : await hashPassword(checkPassword(given.password));
+    const confirmed = await this.codeChecks.check(code, 'verify_mail', clientAddress, given, async (trx, found, now) => {
       if (!(await this.deps.codes.use(trx, found.id, now))) return undefined;
       const user = await trx
         .selectFrom('users')
         .select(['id', 'username', 'mail', 'perms'])
         .where('id', '=', found.user_id)
         .executeTakeFirstOrThrow();
-      const password = found.password_hash === null ? {} : { password: found.password_hash };
+      const registering = user.username === null;
+      let password: string | undefined;
+      if (!registering) {
+        // A changed address: the account has its password (a change of it needs the current one).
+        if (chosenHash !== undefined) throw badRequest('accounts.confirmSetsNoPassword', { field: 'password' });
+      } else if (chosenHash !== undefined) {
+        checkPassword(given.password!, [user.mail]);
+        password = chosenHash;
+      } else if (found.password_hash !== null && (!found.continued || found.passwordKnown)) {
+        password = found.password_hash;
+      } else {
+        // A later registration's code, or a browser that proved another password: a refusal rolls the use back.
+        throw badRequest('accounts.confirmPasswordNeeded', { field: 'password' });
+      }
       await trx
         .updateTable('users')
-        .set({ mail_verify: 1, ...password, updated_at: now })
+        .set({ mail_verify: 1, ...(password === undefined ? {} : { password }), updated_at: now })
         .where('id', '=', user.id)
         .execute();
-      await dropOutstandingCodes(trx, user.id, found.password_hash === null ? 'verify_mail' : undefined);
+      await dropOutstandingCodes(trx, user.id, password === undefined ? 'verify_mail' : undefined);
       await recordAudit(trx, now, { actor: actorOf(user), action: 'auth.confirm_mail', target: user.id });
-      // The tab that had this very code mailed proved the password then (docs/security.md, "Registration in one tab"):
-      // it is logged in now. Only while the registration is unfinished (no second factor can be on yet), never banned.
-      const sameTab = claim?.codeId === found.id && user.username === null && user.perms !== LEVELS.banned;
-      if (!sameTab) return { user };
+      // Whoever chose the password now, or proved the kept one in the browser that registered (docs/security.md,
+      // "Registration in one browser"), is logged in. Only while the registration is unfinished (no second factor
+      // can be on yet), never banned.
+      const logsIn = registering && (chosenHash !== undefined || found.passwordKnown) && user.perms !== LEVELS.banned;
+      if (!logsIn) return { user };
       const { jwt } = await openWebSession(trx, this.deps.tokens, this.deps.clock, this.deps.publicUrl, user);
       return { user, jwt };
     });
     const next = this.link(confirmed.user.username === null ? '/register/finish' : '/home');
     return confirmed.jwt === undefined ? { next } : { next, jwt: confirmed.jwt };
+  }
+
+  /**
+   * For the browser that registered, while it waits (issue 38): whether its registration's address was confirmed
+   * since, wherever that happened; `ended` when the continuation is no longer genuine or its account is gone.
+   */
+  async registrationState(continuation: string): Promise<'waiting' | 'confirmed' | 'ended'> {
+    const claim = this.deps.codes.continuationClaim(continuation, this.deps.clock.now());
+    if (!claim) return 'ended';
+    const user = await this.deps.db.selectFrom('users').select('mail_verify').where('id', '=', claim.userId).executeTakeFirst();
+    if (!user) return 'ended';
+    return user.mail_verify === 1 ? 'confirmed' : 'waiting';
   }
 
   /**
@@ -271,7 +325,7 @@ export class AccountService {
     if (refusal === 'code-wrong') throw unauthorized(TOTP_WRONG, { field: 'totp' });
     if (refusal === 'code-used') throw unauthorized(TOTP_USED, { field: 'totp' });
     if (!user) throw unauthorized(WRONG_CREDENTIALS);
-    const problem = standingProblem({ ...user, level: user.perms }, ['unfinished']);
+    const problem = standingProblem({ ...user, level: accountPerms(user, clock.now()) }, ['unfinished']);
     if (problem) throw forbidden(STANDING_MESSAGES[problem]);
     return openWebSession(db, tokens, clock, this.deps.publicUrl, user);
   }
@@ -288,7 +342,7 @@ export class AccountService {
     await this.writeOrConflict(
       async (trx) => {
         const now = clock.now();
-        const uuid = newProfileUuid(this.deps.profileRules.uuid, username);
+        const uuid = await newProfileUuid(trx, this.deps.profileRules.uuid, username);
         const result = await trx
           .updateTable('users')
           .set({
@@ -310,14 +364,14 @@ export class AccountService {
         });
       },
       'accounts.usernameTaken',
-      { username },
+      // On the name's field in the page, where the player types another.
+      { username, field: 'username' },
     );
   }
 
   /** Ends the session the request came through. */
   async logout(caller: Caller): Promise<void> {
-    const { kind, id } = caller.session;
-    await this.deps.db.updateTable(SESSION_KINDS[kind].table).set({ revoked_at: this.deps.clock.now() }).where('id', '=', id).execute();
+    await revokeSession(this.deps.db, caller.session, this.deps.clock.now());
   }
 
   /**
@@ -333,7 +387,7 @@ export class AccountService {
       const user = await trx.selectFrom('users').select(['id', 'mail', 'username']).where('mail_key', '=', key).executeTakeFirst();
       if (!user) return false;
       const now = clock.now();
-      await this.sendCode(trx, user.id, 'reset_password', user.mail, now);
+      await this.sendCode(trx, user.id, user.mail, now, { kind: 'reset' });
       await recordAudit(trx, now, { actor: actorOf(user), action: 'auth.password_reset_request', target: user.id });
       return true;
     });
@@ -341,17 +395,20 @@ export class AccountService {
     return this.link('/reset/confirm');
   }
 
-  /** Reset step 2: tells whether the code is good, without using it up. */
-  async checkResetCode(code: string, clientAddress: string): Promise<void> {
-    await this.checkingCode(code, 'reset_password', clientAddress, async () => true);
+  /** Reset step 2: tells whether the code is good, without using it up (a typed code with its mail address). */
+  async checkResetCode(code: string, clientAddress: string, mail?: string): Promise<void> {
+    await this.codeChecks.check(code, 'reset_password', clientAddress, { mail }, async () => true);
   }
 
-  /** Reset step 3: sets the new password, revokes every session of the account and ends its other codes. */
-  async resetPassword(code: string, password: string, clientAddress: string): Promise<string> {
+  /**
+   * Reset step 3: sets the new password, revokes every session of the account and ends its other codes; the account
+   * is mailed that its password was reset.
+   */
+  async resetPassword(code: string, password: string, clientAddress: string, mail?: string): Promise<string> {
     // The rules that need no account first, so that a refused password spends no code attempt.
     checkPassword(password);
     const passwordHash = await hashPassword(password);
-    await this.checkingCode(code, 'reset_password', clientAddress, async (trx, found, now) => {
+    await this.codeChecks.check(code, 'reset_password', clientAddress, { mail }, async (trx, found, now) => {
       if (!(await this.deps.codes.use(trx, found.id, now))) return undefined;
       const user = await trx
         .selectFrom('users')
@@ -362,11 +419,13 @@ export class AccountService {
       checkPassword(password, [user.mail, user.username]);
       // Reading the code proves the mail address (find() checks it is still the account's), so it becomes verified.
       await trx.updateTable('users').set({ password: passwordHash, mail_verify: 1, updated_at: now }).where('id', '=', user.id).execute();
-      await revokeSessionsAndAppPasswords(trx, user.id, now);
+      await revokeAllSessions(trx, user.id, now, 'credentials-changed');
       await dropOutstandingCodes(trx, user.id);
       await recordAudit(trx, now, { actor: actorOf(user), action: 'auth.password_reset', target: user.id });
+      await queueSecurityMail(trx, now, user, { kind: 'passwordReset' }, this.deps.publicUrl);
       return true;
     });
+    this.deps.mailQueued();
     return this.link('/login');
   }
 
@@ -394,7 +453,7 @@ export class AccountService {
     }
     const passwordHash = newPassword === undefined ? undefined : await hashPassword(newPassword);
     const userId = caller.user.id;
-    const actor = actorOf(caller.user);
+    const actor = caller.actor;
     await this.writeOrConflict(async (trx) => {
       const now = clock.now();
       await trx
@@ -413,7 +472,7 @@ export class AccountService {
       }
       if (passwordHash !== undefined || newMail !== undefined) await dropOutstandingCodes(trx, userId);
       if (newMail !== undefined) {
-        await this.sendCode(trx, userId, 'verify_mail', newMail, now);
+        await this.sendCode(trx, userId, newMail, now, { kind: 'mail-change' });
         // The former address hears of it, in case it was not the player (issue 31): no code, no link that acts.
         const language = await languageOfUser(trx, userId);
         await queueMail(
@@ -425,7 +484,7 @@ export class AccountService {
         await recordAudit(trx, now, { actor, action: 'user.mail_change', target: userId, details: { mail: newMail } });
       }
       if (passwordHash !== undefined) {
-        await revokeSessionsAndAppPasswords(trx, userId, now);
+        await revokeAllSessions(trx, userId, now, 'credentials-changed');
         await recordAudit(trx, now, { actor, action: 'user.password_change', target: userId });
       }
     }, 'accounts.mailTaken');
@@ -434,47 +493,17 @@ export class AccountService {
     return this.reload(userId);
   }
 
-  /**
-   * The account's live sessions of every kind, oldest first within a kind: web sessions and game tokens neither
-   * revoked nor past their end, launcher sessions neither revoked nor past their refresh token's end (an access
-   * token past its life is refreshed by the launcher, so the session still lasts).
-   */
+  /** The account's live sessions of every kind (sessions/sessions.ts), the caller's own marked current. */
   async sessions(caller: Caller): Promise<AccountSession[]> {
-    const { db, clock } = this.deps;
-    const now = clock.now();
-    const userId = caller.user.id;
-    const listed: AccountSession[] = [];
-    for (const [kind, { table, ends: endColumn }] of SESSION_KIND_ENTRIES) {
-      const ends = sql.ref<number>(`${table}.${endColumn}`);
-      const rows = await db
-        .selectFrom(table)
-        .select(['id', 'created_at', ends.as('ends_at')])
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null)
-        .where(ends, '>', now)
-        // An OAuth grant's access tokens are listed as the grant (kind oauth).
-        .$if(table === 'game_tokens', (query) => query.where(sql.ref('oauth_grant_id'), 'is', null))
-        .orderBy('id')
-        .execute();
-      for (const row of rows) {
-        listed.push({
-          kind,
-          id: row.id,
-          created: unixSeconds(row.created_at),
-          expires: unixSeconds(row.ends_at),
-          current: kind === caller.session.kind && row.id === caller.session.id,
-        });
-      }
-    }
-    return listed;
+    return listSessions(this.deps.db, caller.accountId, this.deps.clock.now(), caller.session);
   }
 
   /** Log out everywhere: every session of every kind, the caller's own included. */
   async logoutEverywhere(caller: Caller): Promise<string> {
     await this.deps.db.transaction().execute(async (trx) => {
       const now = this.deps.clock.now();
-      await revokeAllSessions(trx, caller.user.id, now);
-      await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.logout_everywhere', target: caller.user.id });
+      await revokeAllSessions(trx, caller.accountId, now, 'logout-everywhere');
+      await recordAudit(trx, now, { actor: caller.actor, action: 'user.logout_everywhere', target: caller.user.id });
     });
     return this.link('/login');
   }
@@ -499,7 +528,7 @@ export class AccountService {
       const skins = await trx.deleteFrom('skins').where('user_id', '=', userId).returning(['uuid', 'texture_digest']).execute();
       await trx.deleteFrom('users').where('id', '=', userId).execute();
       await recordAudit(trx, now, {
-        actor: actorOf(caller.user),
+        actor: caller.actor,
         action: 'user.delete',
         target: userId,
         details: { skins: skins.length },
@@ -508,43 +537,6 @@ export class AccountService {
     });
     this.deps.texturesChanged();
     return this.link('/');
-  }
-
-  /** Creates the owner account named by the settings, unless an account has that mail already. */
-  async ensureOwner(owner: OwnerSettings): Promise<'created' | 'exists'> {
-    const { db, clock } = this.deps;
-    const { nameRule } = this.deps.profileRules;
-    // Every bad value at once, as the other settings are refused (the password's message never holds the password).
-    const problems: string[] = [];
-    const username = settingChecked('OWNER_USERNAME', () => checkUsername(owner.username, nameRule), problems);
-    const mail = settingChecked('OWNER_MAIL', () => checkMail(owner.mail), problems);
-    settingChecked('OWNER_PASSWORD', () => checkPassword(owner.password, [mail ?? owner.mail, username ?? owner.username]), problems);
-    if (problems.length > 0 || username === undefined || mail === undefined) throw new SettingsError(problems);
-    const ownerExists = async () =>
-      (await db.selectFrom('users').select('id').where('mail_key', '=', mailKey(mail)).executeTakeFirst()) !== undefined;
-    if (await ownerExists()) return 'exists';
-    // A name the audit gives the service itself is refused for a new owner as for anyone (an existing one keeps it).
-    settingChecked('OWNER_USERNAME', () => checkNewUsername(username, nameRule), problems);
-    if (problems.length > 0) throw new SettingsError(problems);
-    // Another instance starting at the same moment may have made the owner since: only an account with another mail
-    // address holding the name refuses the start.
-    const nameHolder = await db
-      .selectFrom('profiles')
-      .innerJoin('users', 'users.id', 'profiles.user_id')
-      .select('users.mail_key')
-      .where('profiles.name_key', '=', usernameKey(username))
-      .executeTakeFirst();
-    if (nameHolder && nameHolder.mail_key !== mailKey(mail)) {
-      throw new SettingsError([`OWNER_USERNAME: ${username} is taken by an account with another mail address (${owner.mail} has none)`]);
-    }
-    try {
-      await createAccount(db, clock, { username, mail, password: owner.password, perms: LEVELS.owner }, SYSTEM, this.deps.profileRules);
-    } catch (error) {
-      // Instances that start together race to create the owner; the ones that lose find it made by the winner.
-      if (error instanceof ApiError && error.status === 409 && (await ownerExists())) return 'exists';
-      throw error;
-    }
-    return 'created';
   }
 
   private async checkCurrentPassword(caller: Caller, currentPassword: string | undefined, clientAddress: string) {
@@ -558,21 +550,20 @@ export class AccountService {
       throw unauthorized('accounts.passwordWrong', { field });
   }
 
-  /** Mails a code in the account's language (stored with the account, contract section 14). */
-  private async sendCode(
-    trx: Transaction<Database>,
-    userId: number,
-    purpose: CodePurpose,
-    mail: string,
-    now: number,
-    passwordHash: string | null = null,
-  ): Promise<number> {
-    const { code, id } = await this.deps.codes.issueRow(trx, userId, purpose, mail, now, passwordHash);
+  /**
+   * Mails a code in the account's language (stored with the account, contract section 14): the short code for typing,
+   * in two groups of five, and the link to the errand's page carrying the token, which confirms by itself.
+   */
+  private async sendCode(trx: Transaction<Database>, userId: number, mail: string, now: number, errand: CodeErrand): Promise<number> {
+    const purpose: CodePurpose = errand.kind === 'reset' ? 'reset_password' : 'verify_mail';
+    const registration = errand.kind === 'registration' ? { passwordHash: errand.passwordHash } : undefined;
+    const { code, token, id } = await this.deps.codes.issue(trx, userId, purpose, mail, now, registration);
     const language = await languageOfUser(trx, userId);
+    const link = this.link(`${ERRAND_PAGES[errand.kind]}?code=${token}`);
     const message =
       purpose === 'verify_mail'
-        ? verifyMailMessage(language, groupedCode(code), this.link(`/register/confirm?code=${code}`))
-        : resetPasswordMessage(language, groupedCode(code), this.link(`/reset/confirm?code=${code}`));
+        ? verifyMailMessage(language, groupedCode(code), link)
+        : resetPasswordMessage(language, groupedCode(code), link);
     await queueMail(trx, now, mail, message);
     return id;
   }
@@ -585,48 +576,6 @@ export class AccountService {
     ]);
   }
 
-  /**
-   * Checks a mail code within the limits (contract section 15): its place in the client address's count and in the
-   * service-wide budget of its purpose is taken before the check, in one step of the limiter's store, and given back
-   * when the code was right, so that requests arriving together check no more codes than the limits allow. `use`
-   * runs in the transaction that found the code and answers undefined when the code turns out spent.
-   */
-  private async checkingCode<T>(
-    given: string,
-    purpose: CodePurpose,
-    clientAddress: string,
-    use: (trx: Transaction<Database>, found: LiveCode, now: number) => Promise<T | undefined>,
-  ): Promise<T> {
-    const { db, clock, codes, limiter } = this.deps;
-    const code = normalizedCode(given);
-    if (code === undefined) {
-      // Of the wrong shape, it cannot match any code: it costs the address but not the service-wide budget.
-      await limiter.take(RULES.codeFailuresPerAddress, clientAddress);
-      throw badRequest(MALFORMED_CODE, { field: 'code' });
-    }
-    const limits: Limit[] = [
-      [RULES.codeFailuresPerAddress, clientAddress],
-      [serviceWideCodeRule(await codes.liveCount(db, purpose, clock.now())), purpose],
-    ];
-    await limiter.takeAll(limits);
-    const giveBack = () => Promise.all(limits.map(([rule, subject]) => limiter.refund(rule, subject)));
-    const result = await db
-      .transaction()
-      .execute(async (trx) => {
-        const now = clock.now();
-        const found = await codes.find(trx, code, purpose, now);
-        return found && (await use(trx, found, now));
-      })
-      .catch(async (refusal: unknown) => {
-        // The code was right, something else was refused (the new password's rules): no wrong guess to count.
-        await giveBack();
-        throw refusal;
-      });
-    if (result === undefined) throw badRequest(WRONG_CODE, { field: 'code' });
-    await giveBack();
-    return result;
-  }
-
   /** Runs a write transaction; a unique-index refusal (a race on mail or username) becomes a 409. */
   private async writeOrConflict(work: (trx: Transaction<Database>) => Promise<void>, conflictKey: string, params?: Params) {
     try {
@@ -635,97 +584,5 @@ export class AccountService {
       if (isUniqueViolation(error)) throw conflict(conflictKey, params);
       throw error;
     }
-  }
-}
-
-/**
- * Creates a finished, verified account (the owner from the settings, the operator CLI): no mail, no code, the
- * username and UUID set at once. A taken username or mail is a 409.
- */
-export async function createAccount(
-  db: Kysely<Database>,
-  clock: Clock,
-  input: { username: string; mail: string; password: string; perms: number },
-  actor: Actor,
-  profileRules: ProfileRules,
-): Promise<number> {
-  const username = checkNewUsername(input.username, profileRules.nameRule);
-  const mail = checkMail(input.mail);
-  checkPassword(input.password, [mail, username]);
-  if (!Number.isInteger(input.perms) || input.perms < LEVELS.banned || input.perms > LEVELS.owner)
-    throw badRequest('accounts.permsRange', { min: LEVELS.banned, max: LEVELS.owner });
-  const passwordHash = await hashPassword(input.password);
-  try {
-    return await db.transaction().execute(async (trx) => {
-      const now = clock.now();
-      const uuid = newProfileUuid(profileRules.uuid, username);
-      const { id } = await trx
-        .insertInto('users')
-        .values({
-          ...usernameColumns(username),
-          mail,
-          mail_key: mailKey(mail),
-          mail_verify: 1,
-          mail_verification: 1,
-          password: passwordHash,
-          uuid,
-          perms: input.perms,
-          created_at: now,
-          updated_at: now,
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await insertProfile(trx, { userId: id, name: username, uuid, now });
-      await recordAudit(trx, now, { actor, action: 'user.create', target: id, details: { username, perms: input.perms } });
-      return id;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw conflict('accounts.usernameOrMailExists');
-    throw error;
-  }
-}
-
-/** Runs a field rule on a setting: its result, or undefined with the problem, naming the setting, added to `problems`. */
-function settingChecked<T>(setting: string, check: () => T, problems: string[]): T | undefined {
-  try {
-    return check();
-  } catch (error) {
-    problems.push(`${setting}: ${(error as Error).message}`);
-    return undefined;
-  }
-}
-
-/**
- * Whether an owner other than `userId` remains (the last owner stays: it cannot leave, be demoted or be banned).
- * On PostgreSQL the owners' rows are locked, so that two owners leaving at the same moment do not both see the other
- * one still there; SQLite runs one write transaction at a time by itself.
- */
-export async function anotherOwnerExists(trx: Transaction<Database>, userId: number): Promise<boolean> {
-  let owners = trx.selectFrom('users').select('id').where('perms', '=', LEVELS.owner).where('id', '!=', userId);
-  if (isPostgres(trx)) owners = owners.forUpdate();
-  return (await owners.execute()).length > 0;
-}
-
-/**
- * A password change or reset, a ban: every session of the user ends, and so does every app password (contract section
- * 18: made under the old password, or by the banned player). Logging out everywhere ends the sessions only.
- */
-export async function revokeSessionsAndAppPasswords(db: Executor, userId: number, nowMs: number) {
-  await revokeAllSessions(db, userId, nowMs);
-  // Here rather than in app-passwords/, which sits above accounts (it uses the caller and the credential check).
-  await db.deleteFrom('app_passwords').where('user_id', '=', userId).execute();
-}
-
-/** Ends every session of the user, of every kind in SESSION_KINDS (log out everywhere; see also above). */
-export async function revokeAllSessions(db: Executor, userId: number, nowMs: number) {
-  for (const [, { table }] of SESSION_KIND_ENTRIES) {
-    await db.updateTable(table).set({ revoked_at: nowMs }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
-  }
-}
-
-/** Ends the user's game sessions only (the game's signout), and with them the Yggdrasil Connect grants. */
-export async function revokeGameTokens(db: Executor, userId: number, nowMs: number) {
-  for (const table of ['game_tokens', 'oauth_grants'] as const) {
-    await db.updateTable(table).set({ revoked_at: nowMs }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
   }
 }

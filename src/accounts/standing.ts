@@ -7,6 +7,14 @@ import { LEVELS } from '../shared/levels.ts';
 // The levels are shared with the pages; the service's modules take them from here, with the rule that rests on them.
 export { LEVELS, type LevelName } from '../shared/levels.ts';
 
+/**
+ * `perms` as it holds at `nowMs`: an account ban (perms -1) whose end (`banned_until`) has passed is over, and the
+ * account is a player again, at that moment on every instance, before housekeeping stores it (contract section 24).
+ */
+export function accountPerms(user: Pick<UserRow, 'perms' | 'banned_until'>, nowMs: number): number {
+  return user.perms === LEVELS.banned && user.banned_until !== null && Number(user.banned_until) <= nowMs ? LEVELS.player : user.perms;
+}
+
 /** Contract section 3: perms raised by an unexpired role grant; a ban overrides both. */
 export function effectiveLevel(perms: number, grant: { role_level: number; expires_at: number | null } | null, nowMs: number): number {
   if (perms === LEVELS.banned) return LEVELS.banned;
@@ -15,9 +23,9 @@ export function effectiveLevel(perms: number, grant: { role_level: number; expir
 }
 
 /** The effective level of `user` now, with its role grant read from the database. */
-export async function levelOfUser(db: Executor, user: Pick<UserRow, 'id' | 'perms'>, nowMs: number): Promise<number> {
+export async function levelOfUser(db: Executor, user: Pick<UserRow, 'id' | 'perms' | 'banned_until'>, nowMs: number): Promise<number> {
   const grant = await db.selectFrom('role_grants').select(['role_level', 'expires_at']).where('user_id', '=', user.id).executeTakeFirst();
-  return effectiveLevel(user.perms, grant ?? null, nowMs);
+  return effectiveLevel(accountPerms(user, nowMs), grant ?? null, nowMs);
 }
 
 /** Why an account may not be used, most serious first. */

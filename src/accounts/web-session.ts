@@ -2,6 +2,7 @@
 // a Discord login) opens its session here.
 import type { Clock } from '../clock.ts';
 import type { Executor, UserRow } from '../database/schema.ts';
+import { openWebSessionRow } from '../sessions/issue.ts';
 import type { Tokens } from './tokens.ts';
 
 /** Opens a session for `user` and answers its token and where the page goes next (step 3 while it is pending). */
@@ -12,12 +13,7 @@ export async function openWebSession(
   publicUrl: string,
   user: Pick<UserRow, 'id' | 'username'>,
 ): Promise<{ jwt: string; url: string }> {
-  const now = clock.now();
-  const session = await db
-    .insertInto('sessions')
-    .values({ user_id: user.id, created_at: now, expires_at: now + tokens.lifetimeMs, revoked_at: null })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  const jwt = await tokens.sign({ userId: user.id, sessionId: session.id });
+  const sessionId = await openWebSessionRow(db, user.id, clock.now(), tokens.lifetimeMs);
+  const jwt = await tokens.sign({ userId: user.id, sessionId });
   return { jwt, url: `${publicUrl}${user.username === null ? '/register/finish' : '/home'}` };
 }

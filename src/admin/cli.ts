@@ -5,19 +5,21 @@ import { closeSync, openSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Profiles } from '../accounts/profile.ts';
-import { createAccount } from '../accounts/service.ts';
-import { LEVELS } from '../accounts/standing.ts';
+import { createAccount } from '../accounts/create-account.ts';
 import { systemClock } from '../clock.ts';
 import { migrateToLatest, openDatabase, sqliteConnection } from '../database/connect.ts';
 import { ApiError } from '../http/envelope.ts';
 import { MemoryCounterStore, RateLimiter } from '../ratelimit/limiter.ts';
+import { ImportedPasswordChecks } from '../accounts/imported-password-checks.ts';
 import { LoginFailures } from '../accounts/login-failures.ts';
 import { loadSettings, SettingsError } from '../settings.ts';
 import { SecretBox } from '../two-factor/secret-box.ts';
 import { TwoFactorService } from '../two-factor/service.ts';
-import type { Editor } from '../accounts/levels.ts';
+import { OPERATOR } from '../audit/acting.ts';
 import { UserAdmin } from './service.ts';
-import { checkOptions, ImportOptionError, runImport, type ImportOptions, type SourceKind } from '../import/run.ts';
+import { ImportOptionError, importFlags, importOptionsOf } from '../import/options.ts';
+import { checkOptions, importUsage } from '../import/readers.ts';
+import { runImport } from '../import/run.ts';
 import { SourceError } from '../import/source-db.ts';
 import { imageCacheBudgets } from '../images/service.ts';
 import { TextureLibrary } from '../textures/library.ts';
@@ -41,11 +43,7 @@ Commands:
   backup FILE
       an online copy of the SQLite database into FILE, consistent while the service keeps running
       (on PostgreSQL use pg_dump; see docs/operations.md)
-  import SOURCE --from DATABASE_URL [--textures DIR] [--dry-run] [--report FILE] [options]
-      brings another service's accounts over (docs/migrating.md); SOURCE: cookiecms, blessing-skin, drasl or authme;
-      DATABASE_URL: mysql://user:password@host:port/database, postgres://… or sqlite:PATH (only read).
-      blessing-skin: --password-method METHOD (its PWD_METHOD, default BCRYPT) --salt SALT (its SALT)
-      authme: --hash ALGORITHM (default SHA256) --table NAME (default authme) --salt-column NAME
+${importUsage()}
   copy-database --to DATABASE_URL
       copies the whole database into an empty one, e.g. SQLite to PostgreSQL or back (docs/operations.md);
       DATABASE_URL: postgres://user@host:port/database (the password in PGPASSWORD) or sqlite:PATH
@@ -67,9 +65,6 @@ async function givenPassword(options: { password?: string; 'password-stdin'?: bo
   }
   return options.password ?? process.env[PASSWORD_VARIABLE];
 }
-
-// The operator at the machine acts with an owner's rights, and under the same rules (the last owner stays).
-const OPERATOR: Editor = { actor: { id: null, name: 'cli' }, level: LEVELS.owner, permanentLevel: LEVELS.owner };
 
 class UsageError extends Error {}
 
@@ -97,15 +92,7 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
       search: { type: 'string' },
       limit: { type: 'string' },
       offset: { type: 'string' },
-      from: { type: 'string' },
-      textures: { type: 'string' },
-      'dry-run': { type: 'boolean' },
-      report: { type: 'string' },
-      'password-method': { type: 'string' },
-      salt: { type: 'string' },
-      hash: { type: 'string' },
-      table: { type: 'string' },
-      'salt-column': { type: 'string' },
+      ...importFlags(),
       to: { type: 'string' },
     },
   });
@@ -122,7 +109,7 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
           throw new UsageError(`create-user needs --username, --mail and --password (or ${PASSWORD_VARIABLE}, or --password-stdin)`);
         }
         const perms = wholeNumber(values.perms, '--perms', 0);
-        const id = await createAccount(db, systemClock, { username, mail, password, perms }, OPERATOR.actor, settings.profiles);
+        const id = await createAccount(OPERATOR, db, systemClock, { username, mail, password, perms }, settings.profiles);
         print(`Created user ${id} (${username}) with perms ${perms}`);
         return;
       }
@@ -148,14 +135,15 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
         const twoFactor = new TwoFactorService({
           db,
           clock: systemClock,
-          failures: new LoginFailures(db, systemClock, new RateLimiter(new MemoryCounterStore(systemClock))),
+          // Turning two-factor login off checks no password: the imported password checks start no thread.
+          failures: new LoginFailures(db, systemClock, new RateLimiter(new MemoryCounterStore(systemClock)), new ImportedPasswordChecks()),
           box: new SecretBox(settings.totpKey),
           issuer: settings.serverName,
           publicUrl: settings.publicUrl,
           // The mail waits in the outbox for a running service's worker.
           mailQueued: () => {},
         });
-        await twoFactor.turnOffFor({ actor: OPERATOR.actor, level: null }, user);
+        await twoFactor.turnOffFor(OPERATOR, user);
         print(`Two-factor login of ${user} is off; a mail telling them is queued`);
         return;
       }
@@ -194,20 +182,7 @@ export async function runCli(argv: string[], print: (line: string) => void): Pro
         return;
       }
       case 'import': {
-        const [source] = positionals;
-        if (!source) throw new UsageError('import needs SOURCE: cookiecms, blessing-skin, drasl or authme');
-        const options: ImportOptions = {
-          source: source as SourceKind,
-          from: values.from ?? '',
-          textures: values.textures,
-          dryRun: values['dry-run'] ?? false,
-          report: values.report,
-          passwordMethod: values['password-method'],
-          salt: values.salt,
-          hash: values.hash,
-          table: values.table,
-          saltColumn: values['salt-column'],
-        };
+        const options = importOptionsOf(positionals[0] ?? '', values);
         checkOptions(options);
         const store = textureStoreOf(settings, db);
         const library = new TextureLibrary(db, store, systemClock, imageCacheBudgets(settings.renderCacheBytes).textures);

@@ -64,6 +64,23 @@ export const TABLES = [
   { name: 'discord_states', key: ['state_hash'] },
   { name: 'discord_login_codes', key: ['code_hash'] },
   { name: 'import_map', key: ['source', 'kind', 'source_id'] },
+  { name: 'library_entries', key: ['id'], serial: true },
+  { name: 'library_saves', key: ['entry_id', 'user_id'] },
+  { name: 'texture_blocks', key: ['digest'] },
+  { name: 'game_bans', key: ['id'], serial: true },
+  { name: 'game_preferences', key: ['profile_id'] },
+  { name: 'oidc_identities', key: ['id'], serial: true },
+  { name: 'blocked_servers', key: ['id'], serial: true },
+  { name: 'player_blocks', key: ['user_id', 'profile_id'] },
+  { name: 'friendships', key: ['low_profile_id', 'high_profile_id'] },
+  { name: 'friend_preferences', key: ['profile_id'] },
+  // Reports from the game and forced actions (gamerep, migration 029).
+  { name: 'certified_chat_keys', key: ['id'], serial: true },
+  { name: 'game_reports', key: ['id'], serial: true },
+  { name: 'forced_profile_actions', key: ['id'], serial: true },
+  { name: 'oidc_registrations', key: ['id'], serial: true },
+  { name: 'reports', key: ['id'], serial: true },
+  { name: 'premium_links', key: ['id'], serial: true },
 ] as const satisfies readonly TableCopy[];
 
 // A table added to schema.ts and not to TABLES fails to compile here (and the target's tables are checked at run time).

@@ -26,6 +26,34 @@ const MATRIX: Record<string, Exclude<Access, 'public'>> = {
   'POST /api/home/skins': 'player',
   'GET /api/home/skins': 'player',
   'GET /api/home/capes': 'player',
+  'POST /api/home/capes': 'player',
+  'DELETE /api/home/capes/:uuid': 'player',
+  'POST /api/home/skins/:uuid/publish': 'player',
+  'DELETE /api/home/skins/:uuid/publish': 'player',
+  'POST /api/home/capes/:uuid/publish': 'player',
+  'DELETE /api/home/capes/:uuid/publish': 'player',
+  'POST /api/library/:id/save': 'player',
+  'DELETE /api/library/:id/save': 'player',
+  'GET /api/admin/texture-blocks': 'admin',
+  'POST /api/admin/texture-blocks': 'admin',
+  'DELETE /api/admin/texture-blocks/:digest': 'admin',
+  'POST /api/library/:id/reports': 'player',
+  'POST /api/library/:id/report': 'player',
+  'GET /api/admin/reports': 'moderator',
+  'POST /api/admin/reports/:id/actions': 'moderator',
+  'PATCH /api/admin/reports/:id': 'moderator',
+  'GET /api/home/library': 'player',
+  'GET /api/admin/library': 'moderator',
+  'PATCH /api/admin/library/:id': 'moderator',
+  'POST /api/home/oidc/:id': 'player',
+  'DELETE /api/home/oidc/:id': 'player',
+  // With MOJANG_FALLBACK skins or auth (contract section 20).
+  'GET /api/home/premium': 'registering',
+  'POST /api/home/premium/challenge': 'registering',
+  'POST /api/home/premium/verify': 'player',
+  'DELETE /api/home/premium': 'player',
+  'POST /api/home/premium/profile': 'player',
+  'POST /api/home/skins/import-premium': 'player',
   'PATCH /api/home/skins/:uuid': 'player',
   'DELETE /api/home/skins/:uuid': 'player',
   'POST /api/home/2fa': 'player',
@@ -61,6 +89,7 @@ const MATRIX: Record<string, Exclude<Access, 'public'>> = {
   'POST /api/admin/user/cape/:identifier': 'admin',
   'GET /api/admin/allcapes': 'moderator',
   'GET /api/admin/hardware': 'moderator',
+  'GET /api/admin/hardware/status': 'moderator',
   'PATCH /api/admin/hardware/:id': 'admin',
   'GET /api/admin/dashboard': 'moderator',
   'GET /api/admin/registration': 'moderator',
@@ -79,6 +108,45 @@ const MATRIX: Record<string, Exclude<Access, 'public'>> = {
   'PUT /api/yggdrasil/api/user/profile/:uuid/:texture': 'game',
   'DELETE /api/yggdrasil/api/user/profile/:uuid/:texture': 'game',
   'POST /api/yggdrasil/minecraftservices/player/certificates': 'game',
+  'POST /api/admin/user/:identifier/bans': 'admin',
+  'GET /api/admin/user/:identifier/bans': 'moderator',
+  'DELETE /api/admin/user/:identifier/bans/:ban': 'admin',
+  'GET /api/yggdrasil/minecraftservices/player/attributes': 'game',
+  'POST /api/yggdrasil/minecraftservices/player/attributes': 'game',
+  'PUT /api/yggdrasil/minecraftservices/player/attributes': 'game',
+  'GET /api/yggdrasil/minecraftservices/privileges': 'game',
+  'GET /api/yggdrasil/minecraftservices/minecraft/profile': 'game',
+  'POST /api/yggdrasil/minecraftservices/minecraft/profile/skins': 'game',
+  'DELETE /api/yggdrasil/minecraftservices/minecraft/profile/skins/active': 'game',
+  'PUT /api/yggdrasil/minecraftservices/minecraft/profile/capes/active': 'game',
+  'DELETE /api/yggdrasil/minecraftservices/minecraft/profile/capes/active': 'game',
+  'PUT /api/yggdrasil/minecraftservices/minecraft/profile/name/:name': 'game',
+  'GET /api/yggdrasil/minecraftservices/minecraft/profile/name/:name/available': 'game',
+  'GET /api/yggdrasil/minecraftservices/minecraft/profile/namechange': 'game',
+  'GET /api/admin/blocked-servers': 'admin',
+  'POST /api/admin/blocked-servers': 'admin',
+  'DELETE /api/admin/blocked-servers/:id': 'admin',
+  'GET /api/home/blocks': 'player',
+  'GET /api/home/bans': 'player',
+  'POST /api/home/blocks': 'player',
+  'DELETE /api/home/blocks/:uuid': 'player',
+  'GET /api/yggdrasil/minecraftservices/privacy/blocklist': 'game',
+  'GET /api/home/friends': 'player',
+  'POST /api/home/friends': 'player',
+  'DELETE /api/home/friends/:uuid': 'player',
+  'GET /api/yggdrasil/minecraftservices/friends': 'game',
+  'PUT /api/yggdrasil/minecraftservices/friends': 'game',
+  'POST /api/yggdrasil/minecraftservices/presence': 'game',
+  'GET /api/yggdrasil/minecraftservices/player/friends': 'game',
+  'PUT /api/yggdrasil/minecraftservices/player/friends': 'game',
+  'POST /api/yggdrasil/minecraftservices/player/presence': 'game',
+  // Reports from the game and forced actions (gamerep).
+  'POST /api/yggdrasil/minecraftservices/player/report': 'game',
+  'GET /api/admin/game-reports': 'moderator',
+  'POST /api/admin/game-reports/:id/actions': 'moderator',
+  'GET /api/admin/profiles/:uuid/forced-actions': 'moderator',
+  'POST /api/admin/profiles/:uuid/forced-actions': 'moderator',
+  'DELETE /api/admin/profiles/:uuid/forced-actions/:action': 'moderator',
 };
 
 /** Routes after which the caller's token no longer works: each level logs in again after them. */
@@ -94,7 +162,23 @@ describeEachDatabase('permission matrix', (kind) => {
   let gameToken: string;
   let targetId: number;
   before(async () => {
-    service = await startService(kind, { settings: { owner: OWNER } });
+    service = await startService(kind, {
+      settings: {
+        owner: OWNER,
+        userCapes: true,
+        friends: true,
+        // The premium link's routes; Mojang at an address where nothing listens (no call here reaches it).
+        fallback: {
+          mode: 'skins',
+          cacheTtlSeconds: 600,
+          premiumReclaim: false,
+          premiumImport: true,
+          sources: [
+            { kind: 'mojang', name: 'Mojang', sessionUrl: 'http://127.0.0.1:9', apiUrl: 'http://127.0.0.1:9', texturesHost: '127.0.0.1' },
+          ],
+        },
+      },
+    });
     for (const perms of [0, 1, 2, -1]) {
       const player = await service.registerPlayer();
       await service.db.updateTable('users').set({ perms }).where('username', '=', player.username).execute();

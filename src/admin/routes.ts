@@ -6,13 +6,11 @@ import { t } from '../i18n/i18n.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse, unixSecondsQuerySchema } from '../http/pagination.ts';
 import { MAX_USER_ID } from '../accounts/identifiers.ts';
 import { USER_IDENTIFIER_PARAMS } from '../http/shapes/user-identifier.ts';
-import { actorOf } from '../audit/audit.ts';
 import type { Broadcaster } from '../mail/broadcast.ts';
 import { AUDIT_ENTRY_EXAMPLE, AUDIT_ENTRY_SCHEMA } from '../http/shapes/audit-entry.ts';
 import { ROLE_GRANT_EXAMPLE, ROLE_GRANT_SCHEMA } from '../http/shapes/role-grant.ts';
 import { USER_DETAIL_EXAMPLE, USER_DETAIL_SCHEMA } from '../http/shapes/user-detail.ts';
 import { USER_RECORD_EXAMPLE, USER_RECORD_SCHEMA } from '../http/shapes/user-record.ts';
-import { editorOf } from '../accounts/levels.ts';
 import type { UserAdmin } from './service.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
 
@@ -49,7 +47,7 @@ export function adminRoutes(fastify: FastifyInstance, admin: UserAdmin, broadcas
       },
     },
     async (request) => {
-      const recipients = await broadcaster.create(actorOf(callerOf(request).user), request.body.subject, request.body.message);
+      const recipients = await broadcaster.create(callerOf(request), request.body.subject, request.body.message);
       return { msg: t(languageOf(request), 'admin.broadcastQueued', { count: recipients }) };
     },
   );
@@ -65,7 +63,7 @@ export function adminRoutes(fastify: FastifyInstance, admin: UserAdmin, broadcas
         response: { 200: pageResponse(USER_RECORD_SCHEMA, USER_RECORD_EXAMPLE) },
       },
     },
-    async (request, reply) => pageEnvelope(reply, await admin.list(editorOf(callerOf(request)), request.query)),
+    async (request, reply) => pageEnvelope(reply, await admin.list(callerOf(request), request.query)),
   );
 
   app.get(
@@ -102,19 +100,21 @@ export function adminRoutes(fastify: FastifyInstance, admin: UserAdmin, broadcas
             perms: { type: 'integer' },
             dsid: { type: 'boolean' },
             mail_verification: { type: 'boolean' },
+            review_exempt: { type: 'boolean', description: "the account's library publications skip LIBRARY_REVIEW" },
             max_profiles: {
               type: ['integer', 'null'],
               minimum: -1,
               maximum: 1000,
               description: "the account's own profile limit (-1 unlimited); null: the MAX_PROFILES setting",
             },
+            chat: { type: 'boolean', description: "false switches the player's online chat off in the game (contract section 24)" },
           },
           examples: [{ mail: 'steve@example.org', mail_verify: true, perms: -1 }],
         },
         response: { 200: envelopeSchema(USER_DETAIL_SCHEMA, ok(USER_DETAIL_EXAMPLE, USER_SAVED)), ...errorResponses(404, 409) },
       },
     },
-    async (request) => ok(await admin.update(editorOf(callerOf(request)), request.params.identifier, request.body), USER_SAVED),
+    async (request) => ok(await admin.update(callerOf(request), request.params.identifier, request.body), USER_SAVED),
   );
 
   app.post(
@@ -143,7 +143,7 @@ export function adminRoutes(fastify: FastifyInstance, admin: UserAdmin, broadcas
         },
       },
     },
-    async (request) => ok(await admin.grantRole(editorOf(callerOf(request)), request.params.identifier, request.body), ROLE_GRANTED),
+    async (request) => ok(await admin.grantRole(callerOf(request), request.params.identifier, request.body), ROLE_GRANTED),
   );
 
   app.get(
@@ -180,7 +180,7 @@ export function adminRoutes(fastify: FastifyInstance, admin: UserAdmin, broadcas
         },
       },
     },
-    async (request) => ok(await admin.revokeRole(editorOf(callerOf(request)), request.params.identifier), ROLE_REVOKED),
+    async (request) => ok(await admin.revokeRole(callerOf(request), request.params.identifier), ROLE_REVOKED),
   );
 
   app.get(

@@ -1,19 +1,20 @@
 // User administration (interface.md 4.2, contract sections 3 and 5): the user list and detail, the user patch
 // with its level rules, temporary role grants, and the audit log.
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { effectiveLevel, LEVELS, levelOfUser } from '../accounts/standing.ts';
+import { accountPerms, effectiveLevel, LEVELS, levelOfUser } from '../accounts/standing.ts';
 import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import type { Profiles } from '../accounts/profile.ts';
 import { checkMail, checkNewUsername, checkPassword, checkUsername, mailKey, usernameKey } from '../accounts/rules.ts';
 import { dropOutstandingCodes } from '../accounts/codes.ts';
-import { anotherOwnerExists, revokeSessionsAndAppPasswords } from '../accounts/service.ts';
+import { revokeAllSessions } from '../sessions/sessions.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { languageOfUser, queueMail } from '../mail/outbox.ts';
 import { mailChangedMessage } from '../mail/templates.ts';
 import { renameProfile, usernameColumns } from '../accounts/profile-rows.ts';
 import type { ProfileSettings } from '../settings.ts';
-import { checkBelowOwnLevel, checkMayGrant, checkPermsChange, type Editor, seesSecrets } from '../accounts/levels.ts';
+import { anotherOwnerExists, checkBelowOwnLevel, checkMayGrant, checkPermsChange, seesSecrets } from '../accounts/levels.ts';
+import type { Acting } from '../audit/acting.ts';
 import { type Clock, unixSeconds } from '../clock.ts';
 import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, UserRow } from '../database/schema.ts';
@@ -35,6 +36,10 @@ export interface UserChanges {
   mail_verification?: boolean;
   /** The account's own profile limit (-1 unlimited); null: the MAX_PROFILES setting. */
   max_profiles?: number | null;
+  /** false: the player's online chat is switched off (player/attributes' privileges.onlineChat, contract section 24). */
+  chat?: boolean;
+  /** The account's library publications skip LIBRARY_REVIEW (contract section 19). */
+  review_exempt?: boolean;
 }
 
 export interface AuditFilter extends PageQuery {
@@ -82,7 +87,7 @@ export class UserAdmin {
     private readonly mailQueued: () => void = () => {},
   ) {}
 
-  async list(viewer: Editor, query: PageQuery & { search?: string }): Promise<{ records: UserRecord[]; total: number }> {
+  async list(viewer: Acting, query: PageQuery & { search?: string }): Promise<{ records: UserRecord[]; total: number }> {
     let filtered = this.db.selectFrom('users');
     if (query.search) {
       // The key columns are lower case already; the escape clause makes % and _ in the search literal on both databases.
@@ -109,17 +114,34 @@ export class UserAdmin {
     return {
       records: rows.map((row) => {
         const grant = grants.get(row.id) ?? null;
-        return { ...toRecord(row, seesSecrets(viewer)), level: this.levelWith(row.perms, grant), role_grant: grant };
+        return {
+          ...toRecord(row, seesSecrets(viewer)),
+          level: this.levelWith(accountPerms(row, this.clock.now()), grant),
+          role_grant: grant,
+        };
       }),
       total: Number(total),
     };
   }
 
-  /** The user detail, with the id and stored perms beyond it (the admin view only). */
+  /** The user detail, with the id, stored perms, own profile limit and passkey count beyond it (the admin view only). */
   async detail(identifier: string): Promise<UserDetail> {
     const user = await userByIdentifier(this.db, identifier);
     const detail = await this.profiles.detail(user, await levelOfUser(this.db, user, this.clock.now()));
-    return { ...detail, Id: user.id, Perms: user.perms, OwnMaxProfiles: user.max_profiles };
+    const { passkeys } = await this.db
+      .selectFrom('passkeys')
+      .select((eb) => eb.fn.countAll<number>().as('passkeys'))
+      .where('user_id', '=', user.id)
+      .executeTakeFirstOrThrow();
+    return {
+      ...detail,
+      Id: user.id,
+      Perms: accountPerms(user, this.clock.now()),
+      OwnMaxProfiles: user.max_profiles,
+      Passkeys: Number(passkeys),
+      Chat: user.online_chat === 1,
+      ReviewExempt: user.review_exempt === 1,
+    };
   }
 
   /** The user's role grants (at most one: granting again replaces it), expired or not. */
@@ -130,7 +152,7 @@ export class UserAdmin {
   }
 
   /** Takes the user's role grant away (404 when there is none); their level falls back to their perms at once. */
-  async revokeRole(editor: Editor, identifier: string): Promise<{ id: number; level: number }> {
+  async revokeRole(editor: Acting, identifier: string): Promise<{ id: number; level: number }> {
     const user = await userByIdentifier(this.db, identifier);
     checkMayGrant(editor, user);
     const now = this.clock.now();
@@ -155,7 +177,7 @@ export class UserAdmin {
    * Applies `changes` to the user `identifier` names, all or nothing, in one transaction that locks the row, so
    * that two concurrent patches cannot interleave their checks and writes.
    */
-  async update(editor: Editor, identifier: string, changes: UserChanges): Promise<UserDetail> {
+  async update(editor: Acting, identifier: string, changes: UserChanges): Promise<UserDetail> {
     // Checked before the transaction: hashing takes tens of milliseconds and must not hold the row.
     const { nameRule } = this.profileSettings;
     if (changes.username !== undefined) checkUsername(changes.username, nameRule);
@@ -198,12 +220,16 @@ export class UserAdmin {
         if (mail !== undefined && mailKey(mail) !== user.mail_key) Object.assign(values, { mail, mail_key: mailKey(mail), mail_verify: 0 });
         if (changes.mail_verify !== undefined) values.mail_verify = changes.mail_verify ? 1 : 0;
         if (changes.mail_verification !== undefined) values.mail_verification = changes.mail_verification ? 1 : 0;
+        if (changes.review_exempt !== undefined) values.review_exempt = changes.review_exempt ? 1 : 0;
         if (passwordHash !== undefined) values.password = passwordHash;
-        if (changes.perms !== undefined) values.perms = changes.perms;
+        // perms set by hand: a ban from the editor is permanent, an unban ends any end.
+        if (changes.perms !== undefined) Object.assign(values, { perms: changes.perms, banned_until: null });
+        if (changes.chat !== undefined) values.online_chat = changes.chat ? 1 : 0;
         if (changes.dsid === false) Object.assign(values, { dsid: null, discord_username: null, discord_avatar: null });
         if (changes.selected_skin !== undefined) values.selected_skin_id = await this.skinOfUser(trx, user.id, changes.selected_skin);
         await trx.updateTable('users').set(values).where('id', '=', user.id).execute();
-        if (passwordHash !== undefined || changes.perms === LEVELS.banned) await revokeSessionsAndAppPasswords(trx, user.id, now);
+        if (passwordHash !== undefined || changes.perms === LEVELS.banned)
+          await revokeAllSessions(trx, user.id, now, 'credentials-changed');
         if (passwordHash !== undefined || values.mail_key !== undefined) await dropOutstandingCodes(trx, user.id);
         if (values.mail_key !== undefined) {
           // The former address hears of it (issue 31), in the player's language, naming the administrator.
@@ -220,7 +246,12 @@ export class UserAdmin {
         const { password: _omitted, ...loggable } = changes;
         await recordAudit(trx, now, {
           actor: editor.actor,
-          action: changes.perms === LEVELS.banned ? 'user.ban' : 'user.update',
+          action:
+            changes.perms === LEVELS.banned
+              ? 'user.ban'
+              : Object.keys(changes).every((field) => field === 'chat')
+                ? 'user.chat'
+                : 'user.update',
           target: user.id,
           details: { ...loggable, ...(passwordHash !== undefined ? { password: 'changed' } : {}) },
         });
@@ -236,7 +267,7 @@ export class UserAdmin {
   }
 
   /** Grants `role_level` until `expired_at` (permanent when absent), replacing any earlier grant. */
-  async grantRole(editor: Editor, identifier: string, body: { user?: number; role_level: number; expired_at?: number | string }) {
+  async grantRole(editor: Acting, identifier: string, body: { user?: number; role_level: number; expired_at?: number | string }) {
     const user = await userByIdentifier(this.db, identifier);
     if (body.user !== undefined && body.user !== user.id) throw badRequest('admin.userMismatch', { given: body.user, id: user.id });
     if (body.role_level < LEVELS.moderator || body.role_level > LEVELS.owner || !Number.isInteger(body.role_level)) {
@@ -351,7 +382,7 @@ export class UserAdmin {
    * Contract sections 3 and 15: a change of perms alone (a ban, say) goes by the perms rules only; any other field
    * needs the user below the editor's level.
    */
-  private async checkMayChange(trx: Transaction<Database>, editor: Editor, user: UserRow, changes: UserChanges) {
+  private async checkMayChange(trx: Transaction<Database>, editor: Acting, user: UserRow, changes: UserChanges) {
     const newPerms = changes.perms !== undefined && changes.perms !== user.perms ? changes.perms : undefined;
     const permsOnly = newPerms !== undefined && Object.keys(changes).every((field) => field === 'perms');
     if (!permsOnly) checkBelowOwnLevel(editor, await levelOfUser(trx, user, this.clock.now()), 'admin.atOrAboveOwnLevel');

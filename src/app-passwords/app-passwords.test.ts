@@ -1,7 +1,8 @@
-// App passwords (contract section 18) on SQLite and PostgreSQL: made, listed and revoked through the API; the game
-// login through the `yggdrasil` package and GravitLauncher's authorize take one without the two-factor code; the web
-// login, verifypassword and a change's current password never do; a password change or reset and a ban revoke them,
-// logging out everywhere does not.
+// App passwords (contract sections 18 and 15b) on SQLite and PostgreSQL: made with the password (and the two-factor
+// code when on), mailed to the player, listed and revoked through the API; the game login through the `yggdrasil`
+// package and GravitLauncher's authorize take one without the two-factor code; the web login, verifypassword and a
+// change's current password never do; a password change or reset and a ban revoke them, logging out everywhere does
+// not.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { Secret, TOTP } from 'otpauth';
@@ -32,11 +33,14 @@ describeEachDatabase('app passwords', (kind) => {
   });
   after(async () => service?.close());
 
-  const make = (token: string, name = 'HMCL') => service.call('POST', URL, { token, body: { name } });
+  /** A logged-in player: the session's token and the password that proves it is them. */
+  type Player = { token: string; password: string };
+  const make = (player: Player, name = 'HMCL', proof: { password?: string; totp?: string } = { password: player.password }, ip?: string) =>
+    service.call('POST', URL, { token: player.token, body: { name, ...proof }, ip: ip ?? randomAddress() });
   const list = async (token: string) =>
     (await service.call('GET', URL, { token })).body.data as { id: number; name: string; created: number; last_used: number | null }[];
-  const newAppPassword = async (token: string, name?: string) => {
-    const made = await make(token, name);
+  const newAppPassword = async (player: Player, name?: string, proof?: { password?: string; totp?: string }) => {
+    const made = await make(player, name, proof);
     assert.equal(made.status, 201, made.raw.toString());
     return made.body.data as { id: number; name: string; password: string };
   };
@@ -57,7 +61,7 @@ describeEachDatabase('app passwords', (kind) => {
   it('is made, listed and revoked by its player; the password is shown once and stored only as a hash; audited', async () => {
     const player = await service.registerPlayer();
     assert.deepEqual(await list(player.token), []);
-    const made = await newAppPassword(player.token, '  PojavLauncher  ');
+    const made = await newAppPassword(player, '  PojavLauncher  ');
     assert.equal(made.name, 'PojavLauncher');
     assert.match(made.password, FORM);
     const [listed] = await list(player.token);
@@ -75,17 +79,60 @@ describeEachDatabase('app passwords', (kind) => {
     await assert.rejects(gameLogin(player.username, made.password), /Invalid credentials/, 'a revoked one is refused');
     assert.equal((await service.call('DELETE', `${URL}/${made.id}`, { token: player.token })).status, 404, 'gone');
 
-    for (const name of ['', '   ', 'x'.repeat(65)])
-      assert.equal((await make(player.token, name)).status, 400, `name ${JSON.stringify(name)}`);
-    assert.equal((await service.call('POST', URL, { token: player.token, body: {} })).status, 400);
+    for (const name of ['', '   ', 'x'.repeat(65)]) assert.equal((await make(player, name)).status, 400, `name ${JSON.stringify(name)}`);
+    assert.equal((await service.call('POST', URL, { token: player.token, body: { password: player.password } })).status, 400);
     assert.equal((await service.call('DELETE', `${URL}/abc`, { token: player.token })).status, 400);
     assert.deepEqual(await list(player.token), [], 'nothing made by the refused ones');
+  });
+
+  it('asks for the password to make one: without it a 401 counted as a failed login, nothing made; the player is mailed', async () => {
+    const player = await service.registerPlayer();
+    assert.equal((await service.call('PATCH', '/api/home', { token: player.token, body: { language: 'zh-CN' } })).status, 200);
+    const address = randomAddress();
+    const missing = await service.call('POST', URL, { token: player.token, body: { name: 'Stolen session' }, ip: address });
+    assert.equal(missing.status, 401, missing.raw.toString());
+    assert.equal(missing.headers['x-error-key'], 'appPasswords.passwordWrong');
+    for (let attempt = 1; attempt < 10; attempt += 1)
+      assert.equal((await make(player, 'Stolen session', { password: `guess ${attempt}` }, address)).status, 401, `guess ${attempt}`);
+    const limited = await make(player, 'Stolen session', { password: player.password }, address);
+    assert.equal(limited.status, 429, 'ten failures from one address: the right password is not even checked there now');
+    assert.deepEqual(await list(player.token), [], 'nothing made by the refused ones');
+    assert.equal(
+      service.mailbox.messages.filter((mail) => mailTo(player.mail)(mail) && mail.subject === '你的账号创建了一个应用密码').length,
+      0,
+    );
+
+    const made1 = await newAppPassword(player, 'Old launcher');
+    const mail = await service.mailbox.waitFor((one) => mailTo(player.mail)(one) && one.subject === '你的账号创建了一个应用密码');
+    assert.match(mail.text ?? '', /名为“Old launcher”的应用密码/);
+    assert.match(mail.text ?? '', /http:\/\/skins\.test\/home/);
+    assert.ok(!(mail.text ?? '').includes(made1.password), 'the mail does not carry the app password');
+    assert.equal((await make(player, 'Another', { password: made1.password })).status, 401, 'an app password proves nothing here');
+  });
+
+  it('asks for the two-factor code too when that is on', async () => {
+    const player = await service.registerPlayer();
+    const setup = await service.call('POST', '/api/home/2fa', { token: player.token, body: { password: player.password } });
+    const secret = setup.body.data.secret as string;
+    assert.equal(
+      (await service.call('POST', '/api/home/2fa/confirm', { token: player.token, body: { code: codeOf(secret) } })).status,
+      200,
+    );
+    clock.advance(STEP);
+    const withoutCode = await make(player);
+    assert.equal(withoutCode.status, 401);
+    assert.equal(withoutCode.body.data.totp_required, true);
+    const wrongCode = await make(player, 'HMCL', { password: player.password, totp: '000000' });
+    assert.equal(wrongCode.status, 401);
+    assert.equal(wrongCode.headers['x-error-key'], 'appPasswords.codeWrong');
+    assert.deepEqual(await list(player.token), []);
+    assert.equal((await make(player, 'HMCL', { password: player.password, totp: codeOf(secret) })).status, 201);
   });
 
   it("cannot revoke another player's app password (404, nothing changes)", async () => {
     const owner = await service.registerPlayer();
     const other = await service.registerPlayer();
-    const made = await newAppPassword(owner.token);
+    const made = await newAppPassword(owner);
     const refused = await service.call('DELETE', `${URL}/${made.id}`, { token: other.token });
     assert.equal(refused.status, 404);
     assert.equal((await list(owner.token)).length, 1);
@@ -95,8 +142,8 @@ describeEachDatabase('app passwords', (kind) => {
 
   it('allows at most 20 per account: the 21st is a 403', async () => {
     const player = await service.registerPlayer();
-    for (let index = 1; index <= 20; index += 1) await newAppPassword(player.token, `launcher ${index}`);
-    const refused = await make(player.token, 'one too many');
+    for (let index = 1; index <= 20; index += 1) await newAppPassword(player, `launcher ${index}`);
+    const refused = await make(player, 'one too many');
     assert.equal(refused.status, 403);
     assert.match(refused.body.msg, /at most 20/);
     assert.equal((await list(player.token)).length, 20);
@@ -109,7 +156,8 @@ describeEachDatabase('app passwords', (kind) => {
     const on = await service.call('POST', '/api/home/2fa/confirm', { token: player.token, body: { code: codeOf(secret) } });
     assert.equal(on.status, 200, on.raw.toString());
     clock.advance(STEP);
-    const made = await newAppPassword(player.token);
+    const made = await newAppPassword(player, 'HMCL', { password: player.password, totp: codeOf(secret) });
+    clock.advance(STEP);
 
     const byMail = await gameLogin(player.mail, made.password);
     assert.equal(byMail.selectedProfile.name, player.username);
@@ -136,7 +184,7 @@ describeEachDatabase('app passwords', (kind) => {
 
   it('counts wrong app passwords on the login limits, taken before the check', async () => {
     const player = await service.registerPlayer();
-    const made = await newAppPassword(player.token);
+    const made = await newAppPassword(player);
     const address = randomAddress();
     const authenticate = (password: string, ip = address) =>
       service.call('POST', '/api/yggdrasil/authserver/authenticate', { body: { username: player.username, password }, ip });
@@ -147,7 +195,7 @@ describeEachDatabase('app passwords', (kind) => {
 
   it('never works on the web login, verifypassword or as the current password of a change', async () => {
     const player = await service.registerPlayer();
-    const made = await newAppPassword(player.token);
+    const made = await newAppPassword(player);
     assert.equal((await webLogin(player.username, made.password)).status, 401);
     assert.equal((await webLogin(player.mail, made.password)).status, 401);
 
@@ -170,12 +218,12 @@ describeEachDatabase('app passwords', (kind) => {
 
   it('is revoked by a password change, a reset and a ban; logging out everywhere keeps it', async () => {
     const player = await service.registerPlayer();
-    const kept = await newAppPassword(player.token);
+    const kept = await newAppPassword(player);
     assert.equal((await service.call('DELETE', '/api/home/sessions', { token: player.token })).status, 200);
     assert.ok((await gameLogin(player.username, kept.password)).accessToken, 'log out everywhere keeps it');
 
     let token = (await webLogin(player.username, player.password)).body.data.jwt as string;
-    const changed = await newAppPassword(token);
+    const changed = await newAppPassword({ token, password: player.password });
     const change = await service.call('PATCH', '/api/home', {
       token,
       body: { password: 'a changed password', current_password: player.password },
@@ -186,7 +234,7 @@ describeEachDatabase('app passwords', (kind) => {
 
     token = (await webLogin(player.username, 'a changed password')).body.data.jwt as string;
     assert.deepEqual(await list(token), []);
-    const beforeReset = await newAppPassword(token);
+    const beforeReset = await newAppPassword({ token, password: 'a changed password' });
     assert.equal((await service.call('POST', '/api/auth/forgetpass', { body: { mail: player.mail } })).status, 200);
     const mail = await service.mailbox.waitFor((m) => mailTo(player.mail)(m) && m.subject === 'Reset your password');
     const reset = await service.call('POST', '/api/auth/forgetpass/update', { body: { code: codeIn(mail), password: 'a reset password' } });
@@ -195,7 +243,7 @@ describeEachDatabase('app passwords', (kind) => {
     assert.ok(!refused.ok && refused.error.error === 'auth.wrongpassword', 'a reset revokes it');
 
     token = (await webLogin(player.username, 'a reset password')).body.data.jwt as string;
-    const beforeBan = await newAppPassword(token);
+    const beforeBan = await newAppPassword({ token, password: 'a reset password' });
     const ownerToken = await service.ownerToken();
     const ban = await service.call('PATCH', `/api/admin/user/${player.username}`, { token: ownerToken, body: { perms: -1 } });
     assert.equal(ban.status, 200, ban.raw.toString());

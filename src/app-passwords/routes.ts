@@ -39,26 +39,40 @@ export function appPasswordRoutes(fastify: FastifyInstance, appPasswords: AppPas
     {
       config: { access: 'player' },
       schema: {
-        summary: 'Make an app password for a launcher that speaks only the password login; the password is shown this once',
+        summary:
+          'Make an app password, with your password, for a launcher that speaks only the password login; the app password is shown this once',
         description:
+          'An app password is a new way in, so this asks for the current password, and the code of the authenticator app ' +
+          '(or a recovery code) as totp when two-factor login is on, as adding a passkey does: a wrong or missing password ' +
+          'is a 401 counted as a failed login (429 after too many), a missing code a 401 with data.totp_required. ' +
           "It works as the password of the game login's authenticate and signout and of the launcher API's authorize, " +
           "with the account's mail or a profile name, and needs no two-factor code; never on the web login. A password " +
           `change or reset and a ban revoke every one; logging out everywhere does not. At most ${MAX_APP_PASSWORDS} ` +
-          'per account (403 beyond). Audited.',
+          'per account (403 beyond). Audited; the player is mailed.',
         tags,
+        // password is not required by the schema: a missing one is a wrong one (401, counted), as the contract says.
         body: {
           type: 'object',
           additionalProperties: false,
           required: ['name'],
           properties: {
             name: { type: 'string', minLength: 1, maxLength: MAX_APP_PASSWORD_NAME, description: 'say, the launcher it is for' },
+            password: { type: 'string', maxLength: 1024, description: 'your current password' },
+            totp: { type: 'string', maxLength: 1024, description: 'the code of your authenticator app, when two-factor login is on' },
           },
-          examples: [{ name: NEW_APP_PASSWORD_EXAMPLE.name }],
+          examples: [{ name: NEW_APP_PASSWORD_EXAMPLE.name, password: 'correct horse battery' }],
         },
-        response: { 201: envelopeSchema(NEW_APP_PASSWORD_SCHEMA, ok(NEW_APP_PASSWORD_EXAMPLE, CREATED)), ...errorResponses(403) },
+        response: {
+          201: envelopeSchema(NEW_APP_PASSWORD_SCHEMA, ok(NEW_APP_PASSWORD_EXAMPLE, CREATED)),
+          ...errorResponses(401, 403, 429),
+        },
       },
     },
-    async (request, reply) => reply.code(201).send(ok(await appPasswords.create(callerOf(request), request.body.name), CREATED)),
+    async (request, reply) => {
+      const { name, password = '', totp } = request.body;
+      const made = await appPasswords.create(callerOf(request), name, { password, totp }, request.ip);
+      return reply.code(201).send(ok(made, CREATED));
+    },
   );
 
   app.delete(

@@ -1,22 +1,24 @@
 // The one service every change calls to leave a trace in the audit log.
 import { unixSeconds } from '../clock.ts';
 import type { Executor, UserRow } from '../database/schema.ts';
+import type { AuditAction } from '../shared/audit-actions.ts';
 
-export interface Actor {
+/** How the audit log names whoever acts (an Acting's `actor`, src/audit/acting.ts). */
+export interface AuditActor {
   id: number | null;
   /** Username of the acting user, or `system`. */
   name: string;
 }
 
-export const SYSTEM: Actor = { id: null, name: 'system' };
+export const SYSTEM: AuditActor = { id: null, name: 'system' };
 
 /** A user as the audit log names them: the username, or the mail address before registration step 3. */
-export const actorOf = (user: Pick<UserRow, 'id' | 'username' | 'mail'>): Actor => ({ id: user.id, name: user.username ?? user.mail });
+export const actorOf = (user: Pick<UserRow, 'id' | 'username' | 'mail'>): AuditActor => ({ id: user.id, name: user.username ?? user.mail });
 
 export interface AuditEvent {
-  actor: Actor;
-  /** Dotted name, such as `user.update` or `auth.register`. */
-  action: string;
+  actor: AuditActor;
+  /** Dotted name, such as `user.update` or `auth.register`: one of AUDIT_ACTIONS (src/shared/audit-actions.ts). */
+  action: AuditAction;
   /** The user the change is about, when there is one. */
   target?: number | null;
   /** What changed; never a password, hash or code. */

@@ -24,11 +24,19 @@ import * as importMap from './migrations/016_import_map.ts';
 import * as appPasswords from './migrations/017_app_passwords.ts';
 import * as oauth from './migrations/018_oauth.ts';
 import * as passkeys from './migrations/019_passkeys.ts';
+import { SERVICE_TYPES } from './pg-types.ts';
+import * as mailTokens from './migrations/020_mail_tokens.ts';
+import * as library from './migrations/021_library.ts';
+import * as standing from './migrations/023_standing.ts';
+import * as oidc from './migrations/025_oidc.ts';
+import * as reports from './migrations/027_reports.ts';
+import * as gameReports from './migrations/029_game_reports.ts';
+import * as banEnds from './migrations/031_ban_ends.ts';
+import * as friends from './migrations/033_friends.ts';
+import * as oidcRegistration from './migrations/035_oidc_registration.ts';
+import * as premium from './migrations/037_premium.ts';
 import { PipelinedReads } from './pipelined-reads.ts';
 import type { Database } from './schema.ts';
-
-// int8 (bigint: millisecond times, COUNT(*)) would arrive as strings; every value we store fits a double.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
 
 const MIGRATIONS: Record<string, Migration> = {
   '001_accounts': accounts,
@@ -50,6 +58,16 @@ const MIGRATIONS: Record<string, Migration> = {
   '017_app_passwords': appPasswords,
   '018_oauth': oauth,
   '019_passkeys': passkeys,
+  '020_mail_tokens': mailTokens,
+  '021_library': library,
+  '023_standing': standing,
+  '025_oidc': oidc,
+  '027_reports': reports,
+  '029_game_reports': gameReports,
+  '031_ban_ends': banEnds,
+  '033_friends': friends,
+  '035_oidc_registration': oidcRegistration,
+  '037_premium': premium,
 };
 
 /**
@@ -59,7 +77,7 @@ const MIGRATIONS: Record<string, Migration> = {
  */
 export function openDatabase(settings: DatabaseSettings, onConnectionError: (error: Error) => void = () => {}): Kysely<Database> {
   if (settings.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: settings.url, max: POSTGRES_POOL_SIZE });
+    const pool = new pg.Pool({ connectionString: settings.url, max: POSTGRES_POOL_SIZE, types: SERVICE_TYPES });
     // Each connection keeps a listener of its own: the pool listens only while a connection is idle, and one checked
     // out (a transaction between two statements) that breaks would otherwise stop the process.
     pool.on('connect', (client) => client.on('error', onConnectionError));

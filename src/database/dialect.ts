@@ -19,6 +19,23 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/**
+ * The database refused a write for what it was given (not for a broken connection or server): a unique, foreign
+ * key, not-null or check constraint, a value it cannot store (PostgreSQL's class 22: a NUL byte in text, a number
+ * out of range), or a value too large for it (an index entry past its size limit; SQLite's SQLITE_TOOBIG).
+ */
+export function isRowRefusal(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code !== 'string') return false;
+  return (
+    /^2[23]/.test(code) ||
+    code === '54000' ||
+    code.startsWith('SQLITE_CONSTRAINT') ||
+    code === 'SQLITE_TOOBIG' ||
+    code === 'SQLITE_MISMATCH'
+  );
+}
+
 /** The column type for raw bytes. */
 export const bytesType = (db: Kysely<unknown>) => (isPostgres(db) ? 'bytea' : 'blob');
 

@@ -5,6 +5,7 @@
 // loop leave in one write: under load, the reads of many requests share a round trip.
 // They read committed rows, as a pool connection outside a transaction does; nothing is cached.
 import pg from 'pg';
+import { SERVICE_TYPES } from './pg-types.ts';
 import { rowObjects } from './row-objects.ts';
 
 export class PipelinedReads {
@@ -44,7 +45,7 @@ export class PipelinedReads {
   /** The open connection, or a new one when it broke: queries wait for it to connect (pg queues them). */
   private connection(): pg.Client {
     if (this.client) return this.client;
-    const client = new pg.Client({ connectionString: this.url, pipeline: true });
+    const client = new pg.Client({ connectionString: this.url, pipeline: true, types: SERVICE_TYPES });
     const forget = () => {
       if (this.client === client) this.client = null;
     };

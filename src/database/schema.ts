@@ -1,6 +1,6 @@
 // The one Kysely schema shared by SQLite and PostgreSQL. Times are Unix milliseconds unless named otherwise;
 // flags are integers 0/1 because SQLite has no boolean and the API sends them as 0/1 anyway.
-import type { Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -39,6 +39,13 @@ export interface UsersTable {
   language: Generated<string>;
   /** How many game profiles the account may hold; null: the MAX_PROFILES setting (contract section 16). */
   max_profiles: number | null;
+  // Account bans with an end and the chat switch (issue 42, migration 031).
+  /** When an account ban (perms -1) ends, Unix ms; null: permanent, or not banned. */
+  banned_until: number | null;
+  /** 0: an administrator switched the player's online chat off. */
+  online_chat: Generated<number>;
+  /** Reports and moderation (migration 027): 1 = publications skip LIBRARY_REVIEW. */
+  review_exempt: Generated<number>;
 }
 
 /**
@@ -79,9 +86,13 @@ export interface MailCodesTable {
   purpose: CodePurpose;
   /** HMAC-SHA256 of the code under the JWT secret: a leaked table reveals no usable code. */
   code_hash: string;
+  /** HMAC-SHA256 of the mailed link's token (128 bits and more, confirms by itself); null for codes mailed before
+   * migration 020, whose link carried the typed code. */
+  token_hash: string | null;
   /** The address the code was sent to; a code proves ownership of this address only. */
   mail: string;
-  /** A registration code's password: the hash of the one given by the request that made the code, set on confirming. */
+  /** A registration code's password: the hash of the one given by the first registration of the address (a later
+   * registration's code carries none and confirms only with a password chosen then), set on confirming. */
   password_hash: string | null;
   created_at: number;
   expires_at: number;
@@ -174,6 +185,8 @@ export interface CapesTable {
   name: string;
   texture_digest: string;
   created_at: number;
+  /** null: an admin's cape; else the player who uploaded it to their own wardrobe (USER_CAPES, contract section 19). */
+  uploader_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface CapeOwnersTable {
@@ -376,11 +389,16 @@ export interface AppPasswordsTable {
 export interface DiscordStatesTable {
   /** SHA-256 (hex) of the state sent to Discord. */
   state_hash: string;
-  purpose: 'link' | 'login';
+  /** 'register': registration through an OpenID Connect provider (migration 035). */
+  purpose: 'link' | 'login' | 'register';
   /** The player linking; null for a login. */
   user_id: number | null;
   /** PKCE code verifier, sent to Discord's token endpoint with the code. */
   code_verifier: string;
+  /** Whose request (migration 025: every external login's table): 'discord', or 'oidc:' and the provider's id. */
+  provider: Generated<string>;
+  /** The OpenID Connect nonce the ID token must carry; null for Discord. */
+  nonce: string | null;
   /** SHA-256 (hex) of the nonce in the beginning browser's cookie: only that browser finishes the request. */
   browser_hash: string;
   created_at: number;
@@ -392,6 +410,8 @@ export interface DiscordLoginCodesTable {
   /** SHA-256 (hex) of the code. */
   code_hash: string;
   user_id: number;
+  /** Whose login it ended (as discord_states.provider). */
+  provider: Generated<string>;
   /** The browser_hash of the request that led here: only the browser that began the login exchanges the code. */
   browser_hash: string;
   created_at: number;
@@ -451,6 +471,141 @@ export interface Database {
   oauth_subjects: OAuthSubjectsTable;
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
+  library_entries: LibraryEntriesTable;
+  library_saves: LibrarySavesTable;
+  texture_blocks: TextureBlocksTable;
+  game_bans: GameBansTable;
+  game_preferences: GamePreferencesTable;
+  oidc_identities: OidcIdentitiesTable;
+  premium_links: PremiumLinksTable;
+  blocked_servers: BlockedServersTable;
+  player_blocks: PlayerBlocksTable;
+  // Friends (contract section 25, migration 033).
+  friendships: FriendshipsTable;
+  friend_preferences: FriendPreferencesTable;
+  // Reports from the game and forced actions (gamerep, migration 029).
+  certified_chat_keys: CertifiedChatKeysTable;
+  game_reports: GameReportsTable;
+  forced_profile_actions: ForcedProfileActionsTable;
+  // Registration through an OpenID Connect provider (oidcreg, migration 035).
+  oidc_registrations: OidcRegistrationsTable;
+  // Reports and moderation (libmod, migration 027)
+  reports: ReportsTable;
+}
+
+/** A picture (canonical digest) that no upload, save or import may bring in. */
+export interface TextureBlocksTable {
+  digest: string;
+  reason: string;
+  created_by: number | null;
+  created_at: number;
+}
+
+/** A published wardrobe skin or own cape (contract section 19). */
+export interface LibraryEntriesTable {
+  id: Generated<number>;
+  kind: 'skin' | 'cape';
+  skin_id: number | null;
+  cape_id: number | null;
+  owner_id: number;
+  digest: string;
+  /** classic or slim; null for capes. */
+  model: 'classic' | 'slim' | null;
+  name: string;
+  /** The name in lower case, for `q`. */
+  name_key: string;
+  description: string;
+  source: 'original' | 'derivative' | 'repost';
+  source_url: string | null;
+  saves: Generated<number>;
+  state: 'public' | 'pending' | 'refused' | 'withdrawn';
+  /** The digest while public or pending (unique), else null. */
+  live_digest: string | null;
+  created_at: number;
+}
+
+/** A player's copy of a library entry in their wardrobe. */
+export interface LibrarySavesTable {
+  entry_id: number;
+  user_id: number;
+  skin_id: number | null;
+  cape_id: number | null;
+  created_at: number;
+}
+
+/** A ban of an account from online play or from everything (contract section 24), kept after it ends. */
+export interface GameBansTable {
+  id: Generated<number>;
+  /** The id the game shows: a UUID, lower case with dashes. */
+  uuid: string;
+  user_id: number;
+  scope: string;
+  /** A ban reason's name (src/standing/reasons.ts) or `other`. */
+  reason: string;
+  message: string | null;
+  created_at: number;
+  /** null: permanent. */
+  expires_at: number | null;
+  created_by: number | null;
+  created_by_name: string;
+  lifted_at: number | null;
+  lifted_by_name: string | null;
+}
+
+/** What the game may change of a profile's attributes (POST player/attributes). */
+export interface GamePreferencesTable {
+  profile_id: number;
+  profanity_filter: number;
+}
+
+/** An OpenID Connect identity linked to an account (contract section 26, migration 025). */
+export interface OidcIdentitiesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** The id of OIDC_PROVIDERS it was linked through. */
+  provider: string;
+  /** The issuer's URL and its `sub`: together the identity (never the mail address). */
+  issuer: string;
+  subject: string;
+  /** The provider's name for the person, as last seen. */
+  name: string;
+  created_at: number;
+}
+
+/** A game server address the game refuses to join (sessionserver/blockedservers). */
+export interface BlockedServersTable {
+  id: Generated<number>;
+  /** Lower case: a host name, `*.example.com`, an IP address or a prefix such as `192.168.*`. */
+  address: string;
+  created_at: number;
+  created_by_name: string;
+}
+
+/** A player an account blocked (privacy/blocklist). */
+export interface PlayerBlocksTable {
+  user_id: number;
+  /** The blocked profile. */
+  profile_id: number;
+  created_at: number;
+}
+
+// --- Friends (contract section 25, migration 033) ---
+/** A pair of profiles: a friend request until accepted_at is set, then friends. */
+export interface FriendshipsTable {
+  /** The smaller of the two profile ids. */
+  low_profile_id: number;
+  high_profile_id: number;
+  /** The profile that sent the request: one of the two. */
+  requester_profile_id: number;
+  created_at: number;
+  accepted_at: number | null;
+}
+
+/** What the game may change of a profile's friends (friendsPreferences of player/attributes); 1 ENABLED, 0 DISABLED. */
+export interface FriendPreferencesTable {
+  profile_id: number;
+  friends: number;
+  accept_invites: number;
 }
 
 /** Every model oidc-provider keeps (tokens, codes, grants, sessions, interactions), as its JSON payload. */
@@ -513,3 +668,108 @@ export type ProfileRow = Selectable<ProfilesTable>;
 
 /** Where a query can run: the database itself, or a transaction in progress. */
 export type Executor = Kysely<Database> | Transaction<Database>;
+
+// Reports from the game and forced actions (gamerep, contract section 24, migration 029).
+
+/** A chat key player/certificates handed out, kept after a refresh so older reports still verify. */
+export interface CertifiedChatKeysTable {
+  id: Generated<number>;
+  profile_uuid: string;
+  /** SPKI DER, base64. */
+  public_key: string;
+  issued_at: number;
+  expires_at: number;
+}
+
+/** A chat, name or skin report the game sent (POST player/report), with its evidence. */
+export interface GameReportsTable {
+  id: Generated<number>;
+  report_id: string;
+  kind: string;
+  reporter_id: number | null;
+  reporter_uuid: string;
+  reporter_name: string;
+  subject_profile_id: number | null;
+  subject_uuid: string;
+  subject_name: string;
+  reason: string | null;
+  comment: string;
+  /** JSON (src/standing/game-reports.ts ReportEvidence). */
+  evidence: string;
+  attestation: string | null;
+  state: string;
+  created_at: number;
+  closed_at: number | null;
+  closed_by_name: string | null;
+  closing_action: string | null;
+}
+
+/** A rename or skin change forced on a profile, holding while the name key or skin digest `value` is unchanged. */
+export interface ForcedProfileActionsTable {
+  id: Generated<number>;
+  profile_id: number;
+  action: string;
+  value: string;
+  created_at: number;
+  created_by_name: string;
+}
+// Registration through an OpenID Connect provider (oidcreg, migration 035).
+/** What a provider vouched for, waiting for the player to pick the profile name: single use, 30 minutes, one browser. */
+export interface OidcRegistrationsTable {
+  id: Generated<number>;
+  ticket_hash: string;
+  provider: string;
+  issuer: string;
+  subject: string;
+  name: string;
+  mail: string;
+  /** 1: the provider said email_verified. */
+  mail_verified: number;
+  browser_hash: string;
+  created_at: number;
+  expires_at: number;
+}
+
+// ---- Reports and moderation (libmod, migration 027; contract section 19) ----
+
+/** A player's report of a library entry (or, later, of a player), and how a moderator closed it. */
+export interface ReportsTable {
+  id: Generated<number>;
+  kind: 'library' | 'chat' | 'name' | 'skin';
+  reporter_id: number | null;
+  /** A library entry's id as text, or a profile UUID. */
+  subject: string;
+  reason: 'inappropriate' | 'copyright' | 'other';
+  message: string;
+  evidence: string | null;
+  attestation: string | null;
+  state: 'open' | 'dismissed' | 'actioned';
+  /** `kind:reporter:subject` while open (unique), else null. */
+  open_key: string | null;
+  action: string | null;
+  action_reason: string | null;
+  created_at: number;
+  closed_at: number | null;
+  closed_by: number | null;
+  closed_by_name: string | null;
+}
+
+// ---- premium links (contract section 20, migration 037; src/fallback/premium.ts) ----
+
+/** An official account (Mojang's, or a FALLBACK_SERVERS server's) proven by a challenge skin and linked to an account. */
+export interface PremiumLinksTable {
+  id: Generated<number>;
+  user_id: number;
+  /** 'mojang', or the API root of a FALLBACK_SERVERS entry. */
+  source: string;
+  /** Lower case with dashes. */
+  premium_uuid: string;
+  premium_name: string;
+  /** The profile that wears the official textures while it wears none here (MOJANG_FALLBACK=skins). */
+  profile_id: number | null;
+  skin_digest: string | null;
+  skin_slim: number;
+  cape_digest: string | null;
+  textures_at: number;
+  created_at: number;
+}

@@ -37,6 +37,13 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const SNOWFLAKE = /^\d{1,20}$/;
 const AVATAR_HASH = /^(a_)?[0-9a-f]{16,64}$/;
 
+/** Whether `value` is a Discord account id (a snowflake, 64 bits in decimal). */
+export const isDiscordId = (value: string) => SNOWFLAKE.test(value);
+
+/** The avatar image of account `id` on Discord's CDN for the avatar hash `hash`; '' for none or a malformed hash. */
+export const discordAvatarUrl = (id: string, hash: unknown) =>
+  typeof hash === 'string' && AVATAR_HASH.test(hash) ? `${DISCORD_CDN}/avatars/${id}/${hash}.png` : '';
+
 export class DiscordClient {
   private readonly oauth: OAuth2Client;
 
@@ -85,7 +92,7 @@ export class DiscordClient {
       throw new DiscordFailure('unavailable', 'Discord sent an account without a valid username');
     if (avatar !== null && avatar !== undefined && (typeof avatar !== 'string' || !AVATAR_HASH.test(avatar)))
       throw new DiscordFailure('unavailable', 'Discord sent an account with an invalid avatar');
-    return { id, username, avatarUrl: typeof avatar === 'string' ? `${DISCORD_CDN}/avatars/${id}/${avatar}.png` : '' };
+    return { id, username, avatarUrl: discordAvatarUrl(id, avatar) };
   }
 
   /** The access token for `code` (arctic's token request), within the time limit. */

@@ -3,11 +3,12 @@
 // flow to its browser (contract section 15) travels in a cookie of its own, sent only to the routes under
 // /api/auth/discord (the callback and the exchange), never readable by scripts, and sent along when Discord sends the
 // browser back (SameSite=Lax lets a top-level navigation carry it).
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
 import { LOGGED_IN, WEB_LOGIN_RESPONSE_SCHEMA } from '../http/shapes/web-login.ts';
-import { LOGIN_CODE_LIFETIME_MS, STATE_LIFETIME_MS, type Begun, type DiscordService } from './service.ts';
+import { browserCookie } from '../external-login/browser-cookie.ts';
+import type { Begun, DiscordService } from './service.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
 
 const tags = ['discord'];
@@ -18,35 +19,15 @@ const EXAMPLE_AUTHORIZE =
   'https://discord.com/oauth2/authorize?response_type=code&client_id=1234567890123456789&redirect_uri=http%3A%2F%2Flocalhost%3A8080%2Fapi%2Fauth%2Fdiscord%2Fcallback&state=0lJ0m0Tq2S6bqz4c9n1e8kq0wq3b8p5dX7uYv2aR1sM&code_challenge_method=S256&code_challenge=Vx0vq2m3l4n5o6p7q8r9s0t1u2v3w4x5y6z7A8B9C0D&scope=identify';
 const redirect = (description: string) => ({ 302: { description, type: 'null' } });
 
-const BROWSER_COOKIE = 'discord_browser';
-const BROWSER_COOKIE_PATH = '/api/auth/discord';
-const BROWSER_NONCE_FORMAT = /^[A-Za-z0-9_-]{43}$/;
-/** As long as a flow can last: the state's 10 minutes, then the login code's 2. */
-const BROWSER_COOKIE_SECONDS = (STATE_LIFETIME_MS + LOGIN_CODE_LIFETIME_MS) / 1000;
-
-/** The nonce of the flow this browser began, if it sent one. */
-function browserNonceOf(request: FastifyRequest): string | undefined {
-  for (const pair of (request.headers.cookie ?? '').split(';')) {
-    const [name, value] = pair.trim().split('=', 2);
-    if (name === BROWSER_COOKIE && value !== undefined && BROWSER_NONCE_FORMAT.test(value)) return value;
-  }
-  return undefined;
-}
-
 /**
  * Routes of the Discord link and login. `publicUrl` decides whether the browser cookie is `Secure` (a site on https);
  * on plain http (a local try-out) a Secure cookie would never come back.
  */
 export function discordRoutes(fastify: FastifyInstance, discord: DiscordService, publicUrl: string) {
   const app = withSchemaTypes(fastify);
-  const secure = publicUrl.startsWith('https:') ? '; Secure' : '';
-  const setBrowserCookie = (reply: FastifyReply, nonce: string | null) =>
-    reply.header(
-      'set-cookie',
-      `${BROWSER_COOKIE}=${nonce ?? ''}; Path=${BROWSER_COOKIE_PATH}; Max-Age=${nonce === null ? 0 : BROWSER_COOKIE_SECONDS}; HttpOnly; SameSite=Lax${secure}`,
-    );
+  const cookie = browserCookie('discord_browser', '/api/auth/discord', publicUrl);
   const begin = (reply: FastifyReply, begun: Begun) => {
-    setBrowserCookie(reply, begun.browserNonce);
+    if (begun.browserNonce !== null) cookie.set(reply, begun.browserNonce);
     return begun.url;
   };
 
@@ -143,8 +124,8 @@ export function discordRoutes(fastify: FastifyInstance, discord: DiscordService,
       },
     },
     async (request, reply) => {
-      const outcome = await discord.callback(request.query, browserNonceOf(request));
-      if (!outcome.keepNonce) setBrowserCookie(reply, null);
+      const outcome = await discord.callback(request.query, cookie.read(request));
+      if (!outcome.keepNonce) cookie.set(reply, null);
       return reply.redirect(outcome.location, 302);
     },
   );
@@ -173,8 +154,8 @@ export function discordRoutes(fastify: FastifyInstance, discord: DiscordService,
       },
     },
     async (request, reply) => {
-      const { jwt, url } = await discord.exchange(request.body.code, request.body.totp, browserNonceOf(request), request.ip);
-      setBrowserCookie(reply, null);
+      const { jwt, url } = await discord.exchange(request.body.code, request.body.totp, cookie.read(request), request.ip);
+      cookie.set(reply, null);
       return ok({ jwt }, LOGGED_IN, url);
     },
   );

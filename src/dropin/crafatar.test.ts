@@ -11,9 +11,12 @@ import { imageCacheFigures } from '../../test/support/image-metrics.ts';
 import { facePixels, facesOf, meanX } from '../../test/support/rendering.ts';
 import { OWNER, startService, type TestService } from '../../test/support/service.ts';
 
-/** Nobody has these; Java's UUID.hashCode() is even for the first (Steve) and odd for the second (Alex). */
-const UNKNOWN_STEVE = '00000000-0000-4000-8000-000000000000';
-const UNKNOWN_ALEX = '00000000-0000-4000-8000-000000000001';
+/**
+ * Nobody has these. The game (1.19.3+, floorMod(hashCode, 18)) draws the first wide (wide/zuri) and the second slim
+ * (slim/efe): wire-shapes-26.md section 8. The old rule (hashCode & 1) had them the other way round.
+ */
+const UNKNOWN_CLASSIC = '12345678-9abc-def0-1234-567890abcdef';
+const UNKNOWN_SLIM = 'cafebabe-0000-0000-1111-222233334444';
 
 const faceCounts = (png: Buffer, file = 'skins/classic.png') => {
   const found = facePixels(decodePng(png), facesOf(file));
@@ -146,18 +149,18 @@ describeEachDatabase('Crafatar-style URLs', (kind) => {
     const cape = await get(`/capes/${classic.username}`);
     assert.equal(cape.status, 200);
     assert.equal(cape.headers.etag, `"${capeDigest}"`);
-    for (const nobody of [slim.uuid, bare.username, UNKNOWN_STEVE, 'nobody_here']) {
+    for (const nobody of [slim.uuid, bare.username, UNKNOWN_CLASSIC, 'nobody_here']) {
       const reply = await get(`/capes/${nobody}?default=MHF_Alex`);
       assert.equal(reply.status, 404, nobody);
       assert.equal(reply.body.error, true);
     }
   });
 
-  it('default: an unknown UUID is Steve or Alex by hashCode parity, an unknown name Steve; default= overrides for anyone without a skin', async () => {
+  it('default: an unknown UUID has the model the game gives it, an unknown name Steve; default= overrides for anyone without a skin', async () => {
     const isSlim = async (url: string) => isSlimSkin(decodePng((await get(url)).raw));
-    assert.equal(await isSlim(`/skins/${UNKNOWN_STEVE}`), false);
-    assert.equal(await isSlim(`/skins/${UNKNOWN_ALEX}`), true);
-    assert.equal(await isSlim(`/skins/${UNKNOWN_ALEX.replace(/-/g, '').toUpperCase()}`), true);
+    assert.equal(await isSlim(`/skins/${UNKNOWN_CLASSIC}`), false);
+    assert.equal(await isSlim(`/skins/${UNKNOWN_SLIM}`), true);
+    assert.equal(await isSlim(`/skins/${UNKNOWN_SLIM.replace(/-/g, '').toUpperCase()}`), true);
     assert.equal(await isSlim('/skins/nobody_here'), false);
     for (const [value, slimSkin] of [
       ['MHF_Alex', true],
@@ -166,11 +169,11 @@ describeEachDatabase('Crafatar-style URLs', (kind) => {
       ['MHF_Steve', false],
       ['steve', false],
     ] as const) {
-      assert.equal(await isSlim(`/skins/${UNKNOWN_ALEX.replace('1', '0')}?default=${value}`), slimSkin, value);
+      assert.equal(await isSlim(`/skins/${UNKNOWN_SLIM.replace('1', '0')}?default=${value}`), slimSkin, value);
       assert.equal(await isSlim(`/skins/nobody_here?default=${value}`), slimSkin, value);
     }
     // Other values are ignored: no redirect, the rule above.
-    for (const value of ['http://example.org/x.png', 'notch', UNKNOWN_ALEX]) {
+    for (const value of ['http://example.org/x.png', 'notch', UNKNOWN_SLIM]) {
       const reply = await get(`/skins/nobody_here?default=${encodeURIComponent(value)}`);
       assert.equal(reply.status, 200, value);
       assert.equal(reply.headers.location, undefined);
@@ -182,9 +185,9 @@ describeEachDatabase('Crafatar-style URLs', (kind) => {
     // Renders of the default are those of the shipped default skins.
     const expected = (slimModel: boolean) =>
       renderImage({ view: 'head', type: 'skin', size: 160, skin: defaultSkin(slimModel), slim: slimModel, overlay: false });
-    assert.deepEqual((await get(`/avatars/${UNKNOWN_ALEX}`)).raw, expected(true));
+    assert.deepEqual((await get(`/avatars/${UNKNOWN_SLIM}`)).raw, expected(true));
     assert.deepEqual((await get(`/avatars/nobody_here`)).raw, expected(false));
-    assert.deepEqual((await get(`/avatars/${UNKNOWN_ALEX}?default=steve`)).raw, expected(false));
+    assert.deepEqual((await get(`/avatars/${UNKNOWN_SLIM}?default=steve`)).raw, expected(false));
     assert.deepEqual((await get(`/skins/nobody_here?default=alex`)).raw, encodePng(defaultSkin(true)));
     const bareSkin = isSlimSkin(decodePng((await get(`/skins/${bare.uuid}?default=alex`)).raw));
     assert.equal(bareSkin, true, 'a player without a skin gets the default asked for');

@@ -37,8 +37,8 @@ export function crafatarRoutes(app: FastifyInstance, images: ImageService) {
       withoutSkin: crafatarDefault(first(request.query, 'default')),
     }),
     key: ({ id, size, overlay, withoutSkin }) => `\u0000crafatar/avatar/${id}/${size}/${overlay}/${withoutSkin}`,
-    produce: ({ id, size, overlay, withoutSkin }) =>
-      images.imageOrDefault('head', id, 'skin', size, { overlay, withoutSkin, minimumSize: AVATAR_SIZE.min }),
+    produce: ({ id, size, overlay, withoutSkin }, client) =>
+      images.imageOrDefault('head', id, 'skin', size, { client, overlay, withoutSkin, minimumSize: AVATAR_SIZE.min }),
   });
 
   for (const view of ['head', 'body'] as const) {
@@ -50,8 +50,8 @@ export function crafatarRoutes(app: FastifyInstance, images: ImageService) {
         withoutSkin: crafatarDefault(first(request.query, 'default')),
       }),
       key: ({ id, scale, overlay, withoutSkin }) => `\u0000crafatar/render/${view}/${id}/${scale}/${overlay}/${withoutSkin}`,
-      produce: ({ id, scale, overlay, withoutSkin }) =>
-        images.imageOrDefault(view, id, 'player', scale * PIXELS_PER_SCALE, { overlay, withoutSkin }),
+      produce: ({ id, scale, overlay, withoutSkin }, client) =>
+        images.imageOrDefault(view, id, 'player', scale * PIXELS_PER_SCALE, { client, overlay, withoutSkin }),
     });
   }
 

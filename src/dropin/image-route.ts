@@ -1,8 +1,8 @@
 // One image URL of another service (contract section 13), over the image service: parse what the route knows,
 // answer a repeat from the answer cache under a key of the parsed values, else produce and remember.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { cachedImageRoute } from '../images/routes.ts';
-import type { ImageResult, ImageService } from '../images/service.ts';
+import { cachedImageRoute, imageClientOf } from '../images/routes.ts';
+import type { ImageClient, ImageResult, ImageService } from '../images/service.ts';
 import type { Query } from './params.ts';
 
 export type DropInRequest<P> = FastifyRequest<{ Params: P; Querystring: Query }>;
@@ -12,7 +12,7 @@ interface DropInImage<P, T> {
   parse: (request: DropInRequest<P>) => T;
   /** The answer-cache key: built from the parsed values only, so that unknown (cache-busting) parameters share it. */
   key: (parsed: T) => string;
-  produce: (parsed: T) => Promise<ImageResult>;
+  produce: (parsed: T, client: ImageClient) => Promise<ImageResult>;
   headers?: Record<string, string>;
 }
 
@@ -24,7 +24,7 @@ export function dropInImageRoute<P, T>(app: FastifyInstance, images: ImageServic
   cachedImageRoute(app, images, url, {
     parse: route.parse,
     key: route.key,
-    produce: (parsed) => route.produce(parsed),
+    produce: (parsed, request) => route.produce(parsed, imageClientOf(request)),
     headers: route.headers,
   });
 }

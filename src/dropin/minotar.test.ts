@@ -10,7 +10,9 @@ import { imageCacheFigures } from '../../test/support/image-metrics.ts';
 import { facePixels, facesOf, pixelAt } from '../../test/support/rendering.ts';
 import { startService, type TestService } from '../../test/support/service.ts';
 
-const UNKNOWN_ALEX = '00000000-0000-4000-8000-000000000001';
+/** Nobody has these; the game draws the first slim (slim/efe), the second wide (wide/zuri): wire-shapes-26.md 8. */
+const UNKNOWN_SLIM = 'cafebabe-0000-0000-1111-222233334444';
+const UNKNOWN_CLASSIC = '12345678-9abc-def0-1234-567890abcdef';
 
 /** Pixels per face of a render, traced back to the fixture's faces by colour. */
 const facesIn = (png: Buffer, file = 'skins/classic.png') => {
@@ -128,11 +130,18 @@ describeEachDatabase('Minotar-style URLs', (kind) => {
     assert.deepEqual((await get(`/skin/${classic.username}.png`)).raw, skin.raw);
   });
 
-  it('an unknown player is Steve, whatever their UUID', async () => {
-    const steveHead = renderImage({ view: 'head', type: 'skin', size: 180, skin: defaultSkin(false), slim: false, overlay: false });
-    assert.deepEqual((await get('/avatar/nobody_here')).raw, steveHead);
-    assert.deepEqual((await get(`/avatar/${UNKNOWN_ALEX}`)).raw, steveHead, 'an odd hashCode is Steve here too');
-    assert.deepEqual((await get(`/skin/${UNKNOWN_ALEX}`)).raw, encodePng(defaultSkin(false)));
+  it('an unknown name is Steve; an unknown UUID has the model the game gives it (contract section 25)', async () => {
+    const head = (slimModel: boolean) =>
+      renderImage({ view: 'head', type: 'skin', size: 180, skin: defaultSkin(slimModel), slim: slimModel, overlay: false });
+    assert.deepEqual((await get('/avatar/nobody_here')).raw, head(false));
+    assert.deepEqual((await get(`/avatar/${UNKNOWN_SLIM}`)).raw, head(true));
+    assert.deepEqual((await get(`/avatar/${UNKNOWN_CLASSIC}`)).raw, head(false));
+    assert.deepEqual((await get(`/skin/${UNKNOWN_SLIM}`)).raw, encodePng(defaultSkin(true)));
+    assert.deepEqual((await get(`/skin/${UNKNOWN_CLASSIC.replace(/-/g, '')}`)).raw, encodePng(defaultSkin(false)));
+    const body = (slimModel: boolean) =>
+      renderImage({ view: 'body', type: 'skin', size: 100, skin: defaultSkin(slimModel), slim: slimModel, overlay: false });
+    assert.deepEqual((await get(`/body/${UNKNOWN_SLIM}/100`)).raw, body(true), 'slim arms on the body');
+    assert.notDeepEqual(body(true), body(false));
     assert.equal((await get(`/download/nobody_here`)).headers['content-disposition'], 'attachment; filename="skin.png"');
   });
 

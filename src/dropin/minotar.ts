@@ -1,7 +1,8 @@
 // Minotar-style URLs (contract section 13; minotar.net's documentation and minotar/imgd decide the rest):
 // /avatar, /helm, /cube, /body and /bust as /{kind}/{id}[/{size}][.png], and /skin/{id}[.png] and
-// /download/{id}[.png] (the skin file, the latter as an attachment). An unknown player is Steve; names and UUIDs
-// both work; query parameters are ignored. `cubehelm` and `armor/*` are not served.
+// /download/{id}[.png] (the skin file, the latter as an attachment). A player without a skin, known or not, is drawn
+// with the model the game gives the UUID (contract section 25; Steve for a name nobody has); names and UUIDs both
+// work; query parameters are ignored. `cubehelm` and `armor/*` are not served.
 import type { FastifyInstance } from 'fastify';
 import { notFound } from '../http/envelope.ts';
 import type { ImageService, PlayerView } from '../images/service.ts';
@@ -42,7 +43,7 @@ export function minotarRoutes(app: FastifyInstance, images: ImageService) {
           size: minotarSize(request.params.size === undefined ? undefined : withoutPng(request.params.size)),
         }),
         key: ({ id, size }) => `\u0000minotar/${kind}/${id}/${size}`,
-        produce: ({ id, size }) => images.imageOrDefault(view, id, type, size, { overlay, unknown: 'classic' }),
+        produce: ({ id, size }, client) => images.imageOrDefault(view, id, type, size, { client, overlay }),
       });
     }
   }
@@ -51,7 +52,7 @@ export function minotarRoutes(app: FastifyInstance, images: ImageService) {
     dropInImageRoute(app, images, `/${kind}/:id`, {
       parse: (request: DropInRequest<{ id: string }>) => playerId(withoutPng(request.params.id)),
       key: (id) => `\u0000minotar/skin/${id}`,
-      produce: (id) => images.skinFileOrDefault(id, { unknown: 'classic' }),
+      produce: (id) => images.skinFileOrDefault(id),
       headers: kind === 'download' ? { 'content-disposition': 'attachment; filename="skin.png"' } : undefined,
     });
   }

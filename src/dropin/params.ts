@@ -2,7 +2,7 @@
 // leniently: parameters these URLs do not know are ignored, and cache keys are built from the known ones only.
 import { normalizeUuid } from '../accounts/identifiers.ts';
 import { badRequest } from '../http/envelope.ts';
-import type { DefaultModel } from '../images/service.ts';
+import { textureDigestOf, type DefaultModel } from '../images/service.ts';
 import { LOOKUP_NAME_PATTERN } from '../minecraft/player-names.ts';
 
 export type Query = Record<string, string | string[] | undefined>;
@@ -23,12 +23,15 @@ export const present = (query: Query, name: string) => Object.hasOwn(query, name
 const PLAYER_NAME = new RegExp(LOOKUP_NAME_PATTERN);
 
 /**
- * A player UUID (any case, with or without dashes; returned in the stored form) or a name (returned lower case, how
- * names are compared), so that every spelling of one player shares one cache key. 400 for anything else.
+ * A player UUID (any case, with or without dashes; returned in the stored form), one of our texture digests (contract
+ * section 25; returned lower case) or a name (returned lower case, how names are compared), so that every spelling of
+ * one player shares one cache key. 400 for anything else.
  */
 export function playerId(value: string): string {
   const uuid = normalizeUuid(value);
   if (uuid) return uuid;
+  const digest = textureDigestOf(value);
+  if (digest) return digest;
   if (PLAYER_NAME.test(value)) return value.toLowerCase();
   throw badRequest('images.playerId', { value: JSON.stringify(value) });
 }

@@ -4,18 +4,32 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { MAX_USER_ID } from '../accounts/identifiers.ts';
 import { LEVELS } from '../accounts/standing.ts';
-import { checkMayBan, editorOf } from '../accounts/levels.ts';
+import { checkMayBan } from '../accounts/levels.ts';
 import { envelopeSchema, errorResponses, message, notFound, ok } from '../http/envelope.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse } from '../http/pagination.ts';
 import type { HardwareStore } from './hardware.ts';
-import { HARDWARE_RECORD_EXAMPLE, HARDWARE_RECORD_SCHEMA } from './shapes.ts';
+import { HARDWARE_RECORD_EXAMPLE, HARDWARE_RECORD_SCHEMA, HARDWARE_STATUS_EXAMPLE, HARDWARE_STATUS_SCHEMA } from './shapes.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
 
 const tags = ['admin'];
 const HARDWARE_SAVED = message('gravit.hardwareSaved');
 
-export function hardwareAdminRoutes(fastify: FastifyInstance, hardware: HardwareStore) {
+/** `launcherApi`: whether GRAVIT_TOKEN is set (the launcher API reports hardware). */
+export function hardwareAdminRoutes(fastify: FastifyInstance, hardware: HardwareStore, launcherApi: boolean) {
   const app = withSchemaTypes(fastify);
+  app.get(
+    '/api/admin/hardware/status',
+    {
+      config: { access: 'moderator' },
+      schema: {
+        summary: 'Whether there is hardware to show: GRAVIT_TOKEN set, and how many hardware ids are recorded',
+        description: 'The console shows its Hardware tab when either: a LaunchServer’s sql core records hardware without GRAVIT_TOKEN.',
+        tags,
+        response: { 200: envelopeSchema(HARDWARE_STATUS_SCHEMA, ok(HARDWARE_STATUS_EXAMPLE)) },
+      },
+    },
+    async () => ok({ launcher_api: launcherApi, reported: await hardware.count() }),
+  );
   app.get(
     '/api/admin/hardware',
     {
@@ -61,10 +75,10 @@ export function hardwareAdminRoutes(fastify: FastifyInstance, hardware: Hardware
     },
     async (request) => {
       const id = Number(request.params.id);
-      const editor = editorOf(callerOf(request));
+      const editor = callerOf(request);
       // A hardware ban reaches every player of the machine: the ban rule of levels.ts against the highest of them.
       checkMayBan(editor, (await hardware.highestPerms(id)) ?? LEVELS.banned);
-      if (!(await hardware.setBanned(editor.actor, id, request.body.banned))) throw notFound('gravit.noHardware', { id });
+      if (!(await hardware.setBanned(editor, id, request.body.banned))) throw notFound('gravit.noHardware', { id });
       return ok(await hardware.record(id), HARDWARE_SAVED);
     },
   );

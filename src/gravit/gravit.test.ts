@@ -15,7 +15,7 @@ import { codeIn, mailTo } from '../../test/support/smtp.ts';
 import { OWNER, randomAddress, startService, uniqueName, type TestService } from '../../test/support/service.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import { insertProfile } from '../accounts/profile-rows.ts';
-import { REFRESH_LIFETIME_MS } from './sessions.ts';
+import { REFRESH_LIFETIME_MS } from '../sessions/launcher.ts';
 import { HARDWARE_INFO_EXAMPLE } from './shapes.ts';
 
 const TOKEN = 'launchserver-shared-secret-0123';

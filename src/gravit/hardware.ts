@@ -4,7 +4,9 @@
 // to hardware in `hardware_users`; the sql core's own link, users.hwid_id, counts too when listing a machine's
 // players. Every change is written to the audit log in the same transaction, whoever makes it.
 import type { Kysely } from 'kysely';
-import { type Actor, recordAudit } from '../audit/audit.ts';
+import { type Acting, serviceActing } from '../audit/acting.ts';
+import { recordAudit } from '../audit/audit.ts';
+import type { AuditAction } from '../shared/audit-actions.ts';
 import type { Clock } from '../clock.ts';
 import { isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor, GravitFlag, HwidsTable } from '../database/schema.ts';
@@ -19,7 +21,7 @@ export interface HardwareQuery extends PageQuery {
 }
 
 /** Who the LaunchServer's calls are recorded as in the audit log. */
-export const LAUNCHSERVER: Actor = { id: null, name: 'launchserver' };
+export const LAUNCHSERVER: Acting = serviceActing('launchserver');
 
 /** How many rows sharing an identifier getbydata weighs at most. */
 const MAX_CANDIDATES = 100;
@@ -135,7 +137,7 @@ export class HardwareStore {
   }
 
   /** A new record, its public key logged in hwidlog as the sql core does; 409 when the key is another record's. */
-  async create(actor: Actor, facts: HardwareFacts, publicKey: Buffer): Promise<StoredHardware> {
+  async create(acting: Acting, facts: HardwareFacts, publicKey: Buffer): Promise<StoredHardware> {
     return this.keyUnique(() =>
       this.db.transaction().execute(async (trx) => {
         const row = await trx
@@ -158,20 +160,20 @@ export class HardwareStore {
           .returningAll()
           .executeTakeFirstOrThrow();
         await trx.insertInto('hwidlog').values({ hwidid: row.id, newpublickey: publicKey }).execute();
-        await this.audit(trx, actor, 'hardware.create', row.id);
+        await this.audit(trx, acting, 'hardware.create', row.id);
         return storedOf(row);
       }),
     );
   }
 
   /** The launcher of this hardware now holds `publicKey` (logged in hwidlog); false when there is no such record. */
-  async addPublicKey(actor: Actor, hardwareId: number, publicKey: Buffer): Promise<boolean> {
+  async addPublicKey(acting: Acting, hardwareId: number, publicKey: Buffer): Promise<boolean> {
     return this.keyUnique(() =>
       this.db.transaction().execute(async (trx) => {
         const updated = await trx.updateTable('hwids').set({ publickey: publicKey }).where('id', '=', hardwareId).executeTakeFirst();
         if (Number(updated.numUpdatedRows) === 0) return false;
         await trx.insertInto('hwidlog').values({ hwidid: hardwareId, newpublickey: publicKey }).execute();
-        await this.audit(trx, actor, 'hardware.add_public_key', hardwareId);
+        await this.audit(trx, acting, 'hardware.add_public_key', hardwareId);
         return true;
       }),
     );
@@ -181,7 +183,7 @@ export class HardwareStore {
    * Links the player to the hardware. A link made before only gets its time renewed, without an audit entry: the
    * LaunchServer connects at every launcher start, and the log would fill with repeats.
    */
-  async connect(actor: Actor, hardwareId: number, userId: number): Promise<void> {
+  async connect(acting: Acting, hardwareId: number, userId: number): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
       const renewed = await trx
@@ -197,12 +199,12 @@ export class HardwareStore {
         .values({ hardware_id: hardwareId, user_id: userId, connected_at: now })
         .onConflict((conflict) => conflict.columns(['hardware_id', 'user_id']).doNothing())
         .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await this.audit(trx, actor, 'hardware.connect', hardwareId, userId);
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0) await this.audit(trx, acting, 'hardware.connect', hardwareId, userId);
     });
   }
 
   /** Bans or unbans the hardware; false when there is no such record. */
-  async setBanned(actor: Actor, hardwareId: number, banned: boolean): Promise<boolean> {
+  async setBanned(acting: Acting, hardwareId: number, banned: boolean): Promise<boolean> {
     return this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('hwids')
@@ -210,7 +212,7 @@ export class HardwareStore {
         .where('id', '=', hardwareId)
         .executeTakeFirst();
       if (Number(updated.numUpdatedRows) === 0) return false;
-      await this.audit(trx, actor, banned ? 'hardware.ban' : 'hardware.unban', hardwareId);
+      await this.audit(trx, acting, banned ? 'hardware.ban' : 'hardware.unban', hardwareId);
       return true;
     });
   }
@@ -241,6 +243,15 @@ export class HardwareStore {
   }
 
   /** One page of the hardware records (only those `user` used, when given), newest first, with their players. */
+  /** How many hardware ids are recorded. */
+  async count(): Promise<number> {
+    const { total } = await this.db
+      .selectFrom('hwids')
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow();
+    return Number(total);
+  }
+
   async list(query: HardwareQuery): Promise<{ records: HardwareRecord[]; total: number }> {
     const { user } = query;
     const all = this.db.selectFrom('hwids');
@@ -306,7 +317,13 @@ export class HardwareStore {
     }
   }
 
-  private async audit(db: Executor, actor: Actor, action: string, hardwareId: number, userId: number | null = null) {
-    await recordAudit(db, this.clock.now(), { actor, action, target: userId, details: { hardware: hardwareId } });
+  private async audit(
+    db: Executor,
+    acting: Acting,
+    action: Extract<AuditAction, `hardware.${string}`>,
+    hardwareId: number,
+    userId: number | null = null,
+  ) {
+    await recordAudit(db, this.clock.now(), { actor: acting.actor, action, target: userId, details: { hardware: hardwareId } });
   }
 }

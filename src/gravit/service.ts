@@ -5,7 +5,7 @@ import type { Kysely } from 'kysely';
 import type { Credentials } from '../accounts/credentials.ts';
 import { normalizeUuid } from '../accounts/identifiers.ts';
 import { usernameKey } from '../accounts/rules.ts';
-import { effectiveLevel, LEVELS, STANDING_MESSAGES, standingProblem } from '../accounts/standing.ts';
+import { effectiveLevel, LEVELS, STANDING_MESSAGES, standingProblem, accountPerms } from '../accounts/standing.ts';
 import type { Clock } from '../clock.ts';
 import type { Database, UserRow } from '../database/schema.ts';
 import { fixedError } from '../http/envelope.ts';
@@ -15,7 +15,7 @@ import type { JoinRecords } from '../joins/join-records.ts';
 import { levelNameOf } from '../shared/levels.ts';
 import { expiredToken, invalidRefreshToken, invalidToken, require2fa, userBlocked, wrongPassword, wrongTotp } from './errors.ts';
 import { factsOf, type HardwareStore, LAUNCHSERVER, type StoredHardware, userHardwareOf } from './hardware.ts';
-import type { LauncherSessions } from './sessions.ts';
+import type { LauncherSessions } from '../sessions/launcher.ts';
 import type { GravitUser, HardwareInfo, UserHardware, UserSession } from './shapes.ts';
 
 export interface GravitDeps {
@@ -30,7 +30,7 @@ export interface GravitDeps {
 }
 
 /** The account columns the standing rule reads, with the role grant that may raise the level. */
-type Account = Pick<UserRow, 'id' | 'username' | 'uuid' | 'perms' | 'mail_verify' | 'mail_verification'> & {
+type Account = Pick<UserRow, 'id' | 'username' | 'uuid' | 'perms' | 'banned_until' | 'mail_verify' | 'mail_verification'> & {
   grant_level: number | null;
   grant_expires_at: number | null;
 };
@@ -60,6 +60,7 @@ const ACCOUNT_COLUMNS = [
   'users.perms',
   'users.mail_verify',
   'users.mail_verification',
+  'users.banned_until',
   'role_grants.role_level as grant_level',
   'role_grants.expires_at as grant_expires_at',
 ] as const;
@@ -166,7 +167,7 @@ export class GravitService {
    */
   async verifyPassword(encryptedPassword: string, password: string): Promise<boolean> {
     const { user } = await this.deps.credentials.checkStoredHash(encryptedPassword, password);
-    return user !== undefined && standingProblem({ ...user, level: user.perms }) === null;
+    return user !== undefined && standingProblem({ ...user, level: accountPerms(user, this.deps.clock.now()) }) === null;
   }
 
   // ---- hardware ----
@@ -271,7 +272,7 @@ export class GravitService {
 
   private level(account: Account): number {
     const grant = account.grant_level === null ? null : { role_level: account.grant_level, expires_at: account.grant_expires_at };
-    return effectiveLevel(account.perms, grant, this.deps.clock.now());
+    return effectiveLevel(accountPerms(account, this.deps.clock.now()), grant, this.deps.clock.now());
   }
 
   private standingProblemOf(account: Account) {

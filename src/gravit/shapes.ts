@@ -84,7 +84,7 @@ export const USER_SESSION_SCHEMA = recordSchema<UserSession>(
     expire: { type: 'integer', description: 'whole seconds until the access token expires' },
     user: GRAVIT_USER_SCHEMA,
   },
-  ['refreshToken'],
+  { refreshToken: true },
 );
 
 export const USER_SESSION_EXAMPLE: UserSession = {
@@ -155,3 +155,15 @@ export const HARDWARE_RECORD_EXAMPLE: HardwareRecord = {
   ...USER_HARDWARE_EXAMPLE,
   users: [{ id: PLAYER_ID, username: 'Steve', uuid: PLAYER_UUID }],
 };
+
+/** Whether the console has hardware to show (GET /api/admin/hardware/status): its tab is hidden when neither. */
+export interface HardwareStatus {
+  /** Whether GRAVIT_TOKEN is set, so a LaunchServer reports hardware through the launcher API. */
+  launcher_api: boolean;
+  /** Hardware ids recorded, by the launcher API or a LaunchServer's sql core (which needs no GRAVIT_TOKEN). */
+  reported: number;
+}
+
+export const HARDWARE_STATUS_SCHEMA = recordSchema<HardwareStatus>({ launcher_api: { type: 'boolean' }, reported: { type: 'integer' } });
+
+export const HARDWARE_STATUS_EXAMPLE: HardwareStatus = { launcher_api: true, reported: 12 };

@@ -7,7 +7,7 @@ import { describeEachDatabase } from '../../test/support/databases.ts';
 import { randomAddress, startService, uniqueName, type TestService } from '../../test/support/service.ts';
 import { codeIn, mailTo } from '../../test/support/smtp.ts';
 import { SENT_MAIL_KEPT_MS } from './housekeeping.ts';
-import { REFRESH_LIFETIME_MS } from '../gravit/sessions.ts';
+import { REFRESH_LIFETIME_MS } from '../sessions/launcher.ts';
 import { GAME_TOKEN_LIFETIME_MS } from '../yggdrasil/tokens.ts';
 
 describeEachDatabase('removing ended sessions and tokens', (kind) => {
@@ -41,7 +41,7 @@ describeEachDatabase('removing ended sessions and tokens', (kind) => {
       ip: randomAddress(),
     });
     assert.equal(game.status, 200);
-    // A launcher session as the GravitLauncher API writes it (src/gravit/sessions.ts).
+    // A launcher session as the GravitLauncher API writes it (src/sessions/launcher.ts).
     await service.db
       .insertInto('launcher_sessions')
       .values({

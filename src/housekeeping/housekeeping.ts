@@ -24,8 +24,10 @@ const ENDED = [
   ...SESSION_KIND_ENTRIES.map(([, { table, ends }]) => ({ table, ends, keptMs: 0 })),
   { table: 'player_certificates', ends: 'expires_at', keptMs: 0 },
   { table: 'mail_outbox', ends: 'sent_at', keptMs: SENT_MAIL_KEPT_MS },
-  // A day after its end: a launcher still polling an expired device code is told expired_token meanwhile.
-  { table: 'oauth_models', ends: 'expires_at', keptMs: 24 * 3600_000 },
+  // At their end: a device code or an authorization request nobody finished ends 10 minutes after it was made (contract
+  // 15b), so what strangers leave behind goes at the next pass. Until then a late poll is told expired_token; after it,
+  // invalid_grant (an unknown code), as a launcher that polls past expires_in deserves.
+  { table: 'oauth_models', ends: 'expires_at', keptMs: 0 },
   { table: 'passkey_challenges', ends: 'expires_at', keptMs: 0 },
 ] as const;
 

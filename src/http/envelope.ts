@@ -56,7 +56,7 @@ export class ApiError extends Error {
     readonly status: number,
     message: Message | string,
     readonly headers: Record<string, string> = {},
-    /** The error's `data`: `{}` for every error but the web login's second step (`{totp_required: true}`). */
+    /** The error's `data`: `{}` for every error but the web login's second step (`{totp_required: true}`) and a library 409 (`{id}`). */
     readonly data: Record<string, unknown> = {},
   ) {
     super(typeof message === 'string' ? message : render('en', message));
@@ -88,9 +88,10 @@ const errorEnvelope = (msg: string, data: Record<string, unknown> = {}): Envelop
 
 /**
  * How an API writes an error answer. The envelope is the default; the game and launcher APIs have their own. `error`
- * is the ApiError thrown, when one was (an API may carry more than a status in its own subclass).
+ * is the ApiError thrown, when one was (an API may carry more than a status in its own subclass); `path` the request
+ * path without its query (Mojang's services name it in their errors).
  */
-export type ErrorBody = (status: number, message: string, error?: ApiError) => unknown;
+export type ErrorBody = (status: number, message: string, error?: ApiError, path?: string) => unknown;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -107,7 +108,8 @@ declare module 'fastify' {
  * (with its $id) describes the body in the OpenAPI document.
  */
 export function useErrorShape(app: FastifyInstance, prefix: string, body: ErrorBody, schema: { $id: string }) {
-  app.addSchema(schema);
+  // One API may live under several prefixes, with one schema.
+  if (!app.getSchema(schema.$id)) app.addSchema(schema);
   app.errorShapes.push({ prefix, body, schema });
 }
 
@@ -139,16 +141,25 @@ function errorKeyHeaders(msg: Message): Record<string, string> {
   return { 'x-error-key': key, 'x-error-params': json };
 }
 
+/** The error shape of the API `url` belongs to: the longest prefix that matches (an API inside another's path wins). */
+function errorShapeOf(app: FastifyInstance, url: string) {
+  let found: FastifyInstance['errorShapes'][number] | undefined;
+  for (const shape of app.errorShapes ?? []) {
+    if (url.startsWith(shape.prefix) && shape.prefix.length > (found?.prefix.length ?? -1)) found = shape;
+  }
+  return found;
+}
+
 function sendError(reply: FastifyReply, status: number, msg: Message | string, headers: Record<string, string> = {}, error?: ApiError) {
   const url = reply.request.url;
-  const shape = reply.server.errorShapes?.find((candidate) => url.startsWith(candidate.prefix));
+  const shape = errorShapeOf(reply.server, url);
   // The game and launcher APIs answer in English whatever the request asks (contract section 14).
   const text = typeof msg === 'string' ? msg : render(shape ? 'en' : languageOf(reply.request), msg);
   if (!shape && typeof msg !== 'string') reply.headers(errorKeyHeaders(msg));
   reply
     .code(status)
     .headers(headers)
-    .send(shape ? shape.body(status, text, error) : errorEnvelope(text, error?.data));
+    .send(shape ? shape.body(status, text, error, url.split('?')[0]!) : errorEnvelope(text, error?.data));
 }
 
 /** The router's limit on one path value; no identifier of this API comes near it. */
@@ -402,6 +413,12 @@ const ERROR_ENVELOPE = {
           description:
             'only on POST /api/auth/login (the password was right) and POST /api/auth/discord/exchange: send it again with `totp` (two-factor login)',
         },
+        id: { type: 'integer', description: 'only on a 409 of publishing to the library: the entry that has this picture already' },
+        password_unset: {
+          type: 'boolean',
+          description:
+            'only on a 403 of an action that asks for the password, for a password-less account (registered through an OpenID Connect provider): set one by the reset first',
+        },
       },
     },
   },
@@ -417,7 +434,7 @@ export const ERROR_MEANINGS = {
   413: 'The body or upload is larger than the limit',
   415: 'Wrong content type',
   429: 'Too many attempts; the Retry-After header says when to try again',
-  503: 'Not ready: the database does not answer',
+  503: 'Busy or not ready: the database does not answer, or too many images wait to be drawn (Retry-After says when to try again)',
 } as const;
 
 export type ErrorStatus = keyof typeof ERROR_MEANINGS;
@@ -436,5 +453,5 @@ export const errorResponses = <const Status extends ErrorStatus>(...statuses: St
 
 /** The $id of the error schema of the API `url` belongs to. */
 export function errorSchemaIdFor(app: FastifyInstance, url: string): string {
-  return app.errorShapes.find((shape) => url.startsWith(shape.prefix))?.schema.$id ?? ERROR_ENVELOPE.$id;
+  return errorShapeOf(app, url)?.schema.$id ?? ERROR_ENVELOPE.$id;
 }

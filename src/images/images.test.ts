@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { after, before, it } from 'node:test';
-import { decodePng } from '../rendering/png.ts';
+import { defaultSkin } from '../rendering/default-skin.ts';
+import { decodePng, encodePng } from '../rendering/png.ts';
+import { renderImage } from '../rendering/render.ts';
+import { defaultModelIsSlim } from '../skin/texture.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { capeFile, fixture, skinFile } from '../../test/support/fixtures.ts';
 import { OWNER, startService, type TestService } from '../../test/support/service.ts';
@@ -123,15 +126,20 @@ describeEachDatabase('launcher document and images', (kind) => {
     assert.equal((await get('/api/skin/body/00000000-0000-4000-8000-000000000000')).status, 404);
   });
 
-  it('draws a player without a skin with the shipped default skin', async () => {
-    const player = await playerWith(null);
-    const head = await get(`/api/skin/head/${player.uuid}?type=player`);
-    assert.equal(head.status, 200);
-    const file = await get(`/api/skin/cloak/${player.uuid}`);
-    assert.equal(file.status, 200);
-    const texture = decodePng(file.raw);
-    assert.deepEqual([texture.width, texture.height], [64, 64]);
-    assert.equal((await get(`/api/skin/standart/cape/${player.uuid}`)).status, 404, 'no cape to serve');
+  it('draws a player without a skin with the shipped default skin of the model the game gives the UUID', async () => {
+    for (const player of [await playerWith(null), await playerWith(null)]) {
+      const slim = defaultModelIsSlim(player.uuid);
+      const head = await get(`/api/skin/head/${player.uuid}?type=player`);
+      assert.equal(head.status, 200);
+      const file = await get(`/api/skin/cloak/${player.uuid}`);
+      assert.equal(file.status, 200);
+      const texture = decodePng(file.raw);
+      assert.deepEqual([texture.width, texture.height], [64, 64]);
+      assert.deepEqual(file.raw, encodePng(defaultSkin(slim)), `the ${slim ? 'slim' : 'classic'} default for ${player.uuid}`);
+      const body = await get(`/api/skin/body/${player.uuid}?size=100`);
+      assert.deepEqual(body.raw, renderImage({ view: 'body', type: 'skin', size: 100, skin: defaultSkin(slim), slim, overlay: true }));
+      assert.equal((await get(`/api/skin/standart/cape/${player.uuid}`)).status, 404, 'no cape to serve');
+    }
   });
 
   it('sends ETag and Cache-Control, answers If-None-Match with 304, and changes the ETag with the skin', async () => {

@@ -7,7 +7,7 @@ import { recordSchema } from '../http/shapes/record-schema.ts';
 import { LAUNCHER_DOCUMENT_EXAMPLE, LAUNCHER_DOCUMENT_SCHEMA } from '../http/shapes/launcher-document.ts';
 import { MAX_RENDER_SIZE, MIN_RENDER_SIZE, type RenderType } from '../rendering/render.ts';
 import { IMMUTABLE, sendImage } from './reply.ts';
-import type { ImageResult, ImageService, RecentSkin } from './service.ts';
+import type { ImageClient, ImageResult, ImageService, RecentSkin } from './service.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
 
 interface ImageQuery {
@@ -29,13 +29,26 @@ const imageQuery = {
 } as const;
 // The file endpoints take `type` too (interface.md), and answer with the texture file for either value.
 const fileQuery = { type: 'object', additionalProperties: false, properties: { type: imageQuery.properties.type } } as const;
-const pathOf = (name: string) =>
-  ({ type: 'object', required: [name], properties: { [name]: { type: 'string', minLength: 1, maxLength: 64 } } }) as const;
+const pathOf = (name: string, description?: string) =>
+  ({
+    type: 'object',
+    required: [name],
+    properties: { [name]: { type: 'string', minLength: 1, maxLength: 64, ...(description && { description }) } },
+  }) as const;
+/** What an image path takes (contract sections 7 and 25). */
+const IDENTIFIERS = {
+  player:
+    'a player UUID (with or without dashes) or name, a skin UUID, or the texture digest of a skin (64 hex digits: the answer is then immutable)',
+  cloak:
+    'a cape UUID or texture digest (the cloak), or a player UUID or name, skin UUID or skin texture digest (the skin file); a digest is answered immutable',
+  cape: 'a cape UUID or texture digest (answered immutable), or a player UUID or name, or skin UUID (the cape worn)',
+};
 
 const tags = ['images'];
 // No envelope (interface.md 4.3): `{}` for a player without textures and for an identifier nothing has.
 const launcherDocumentSchema = { ...LAUNCHER_DOCUMENT_SCHEMA, examples: [LAUNCHER_DOCUMENT_EXAMPLE] };
-const imageResponses = {
+/** The answers of an image route that only sends files. */
+const fileResponses = {
   200: {
     description: 'The PNG',
     headers: { etag: { type: 'string', description: 'made of the texture digests and the parameters' } },
@@ -44,6 +57,8 @@ const imageResponses = {
   304: { description: 'Not modified: the If-None-Match ETag still holds', type: 'null' },
   ...errorResponses(404),
 };
+/** An image not in the render cache counts on the address's renders of the minute (429) and waits its turn (503). */
+const renderResponses = { ...fileResponses, ...errorResponses(429, 503) };
 
 /** `/textures/{hash}`, and any other path that must answer exactly like it (CustomSkinAPI's `/csl/textures/{hash}`). */
 export function textureFileRoute(fastify: FastifyInstance, images: ImageService, url: string, summary: string) {
@@ -55,7 +70,7 @@ export function textureFileRoute(fastify: FastifyInstance, images: ImageService,
         summary,
         tags,
         params: { type: 'object', required: ['hash'], properties: { hash: { type: 'string', pattern: '^[0-9a-f]{64}$' } } },
-        response: imageResponses,
+        response: fileResponses,
       },
     },
     async (request, reply) => sendImage(request, reply, await images.textureFile(request.params.hash), IMMUTABLE),
@@ -114,11 +129,18 @@ export function cachedImageRoute<P, Q, T>(app: FastifyInstance, images: ImageSer
     async (request, reply) => {
       const parsed = parsedOf.get(request) as T;
       const image = await route.produce(parsed, request);
-      images.rememberAnswer(route.key(parsed), image);
+      // A 304 answered without the image (the client had it, the render cache did not) has nothing to remember.
+      if (!image.unchanged) images.rememberAnswer(route.key(parsed), image);
       return send(request, reply, image);
     },
   );
 }
+
+/** Who asks for an image, as the image service counts uncached renders and answers revalidations. */
+export const imageClientOf = (request: FastifyRequest): ImageClient => ({
+  address: request.ip,
+  ifNoneMatch: request.headers['if-none-match'],
+});
 
 const RECENT_SKIN_SCHEMA = {
   type: 'object',
@@ -185,15 +207,22 @@ export function imageRoutes(fastify: FastifyInstance, images: ImageService) {
   const imageRoute = <P extends string>(
     url: string,
     param: P,
+    identifier: keyof typeof IDENTIFIERS,
     summary: string,
-    produce: (params: Record<P, string>, query: ImageQuery) => Promise<ImageResult>,
+    produce: (params: Record<P, string>, query: ImageQuery, client: ImageClient) => Promise<ImageResult>,
     query: object = imageQuery,
   ) =>
     cachedImageRoute(app, images, url, {
-      schema: { summary, tags, params: pathOf(param), querystring: query, response: imageResponses },
+      schema: {
+        summary,
+        tags,
+        params: pathOf(param, IDENTIFIERS[identifier]),
+        querystring: query,
+        response: query === fileQuery ? fileResponses : renderResponses,
+      },
       parse: (request: FastifyRequest<{ Params: Record<P, string>; Querystring: ImageQuery }>) => request.url,
       key: (requestUrl) => requestUrl,
-      produce: (_requestUrl, request) => produce(request.params as Record<P, string>, request.query),
+      produce: (_requestUrl, request) => produce(request.params as Record<P, string>, request.query, imageClientOf(request)),
     });
 
   const VIEW_SUMMARIES = {
@@ -205,19 +234,23 @@ export function imageRoutes(fastify: FastifyInstance, images: ImageService) {
     imageRoute(
       `/api/skin/${view}/:uuid`,
       'uuid',
+      'player',
       `${VIEW_SUMMARIES[view]} of a player (player UUID or username) or skin (skin UUID): type=skin flat, type=player in 3D; overlay=false leaves the second layer out`,
-      (params, query) => images.playerImage(view, params.uuid, query.type, query.size, { overlay: query.overlay !== 'false' }),
+      (params, query, client) =>
+        images.playerImage(view, params.uuid, query.type, query.size, { client, overlay: query.overlay !== 'false' }),
     );
   }
   imageRoute(
     '/api/skin/cloak/:id',
     'id',
+    'cloak',
     'A cape UUID: the cloak (type=skin its outer face, type=player the default player wearing it); a player or skin: the skin file',
-    (params, query) => images.cloakPath(params.id, query.type, query.size, { overlay: query.overlay !== 'false' }),
+    (params, query, client) => images.cloakPath(params.id, query.type, query.size, { client, overlay: query.overlay !== 'false' }),
   );
   imageRoute(
     '/api/skin/standart/cape/:uuid',
     'uuid',
+    'cape',
     'The cape file of a cape UUID, or of the cape a player (or skin) wears',
     (params) => images.capeFile(params.uuid),
     fileQuery,

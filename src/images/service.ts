@@ -15,31 +15,51 @@ import type { LauncherDocument } from '../http/shapes/launcher-document.ts';
 import { defaultSkin } from '../rendering/default-skin.ts';
 import { encodePng } from '../rendering/png.ts';
 import { renderImage, type RenderType, type RenderView } from '../rendering/render.ts';
-import { defaultModelIsSlim, type RgbaImage } from '../skin/texture.ts';
+import { matchesEtag } from './etag.ts';
+import { nextTurn, type RenderQueue } from './render-queue.ts';
+import { defaultModelIsSlim, isSlimSkin, type RgbaImage } from '../skin/texture.ts';
 import { digestOf } from '../textures/canonical.ts';
 import type { TextureCacheBudgets, TextureLibrary } from '../textures/library.ts';
+import { textureUrl } from '../textures/texture-url.ts';
 import { playerWearingLookups, type WornTextures } from '../textures/worn.ts';
 
 /** What an image path names: the textures to draw. A null skin means the player has none (default skin). */
 interface Wearing extends WornTextures {
   playerUuid: string | null;
-  /** The player's name as stored; null for a skin UUID or an identifier nobody has. */
+  /** The player's name as stored; null for a skin UUID, a texture digest or an identifier nobody has. */
   username: string | null;
   /** Without a skin: the default model to draw, instead of the one the player UUID gives. */
   defaultSlim?: boolean;
+  /** Named by a texture digest: what it shows never changes (contract section 25). */
+  byTexture?: true;
 }
+
+/** Our texture digests, as image paths take them in place of a player (contract section 25): SHA-256, 64 hex digits. */
+const TEXTURE_DIGEST = /^[0-9a-f]{64}$/i;
+/** The digest in the form textures are stored under, when `identifier` is one; else null. */
+export const textureDigestOf = (identifier: string) => (TEXTURE_DIGEST.test(identifier) ? identifier.toLowerCase() : null);
 
 export type DefaultModel = 'classic' | 'slim';
 
-/** How a drop-in URL of another service (contract section 13) draws a player without a skin of their own. */
+/**
+ * How a drop-in URL of another service (contract sections 13 and 25) draws a player without a skin of their own: by
+ * default with the model the game gives the UUID (known or not; classic for a name nobody has).
+ */
 export interface DefaultRules {
-  /** Every player without a skin, known or not, gets this model (Crafatar's `default`). */
+  /** Every player without a skin, known or not, gets this model instead (Crafatar's `default`). */
   withoutSkin?: DefaultModel;
-  /** An identifier nobody has gets this model; otherwise by its UUID (Java's hashCode rule), classic for a name. */
-  unknown?: DefaultModel;
+}
+
+/** Who asks for an image: uncached renders count on the address's limit (render-queue.ts). */
+export interface ImageClient {
+  /** The client address (request.ip: the proxy's view with TRUST_PROXY). */
+  address: string;
+  /** The request's If-None-Match: an image the client has is not drawn again, even when it is not in the cache. */
+  ifNoneMatch?: string;
 }
 
 export interface RenderOptions {
+  client: ImageClient;
   /** Draw the second layer; default true. */
   overlay?: boolean;
   /** The smallest size accepted (Crafatar's avatars go down to 1); the renderer's own minimum by default. */
@@ -63,6 +83,10 @@ export interface RecentSkin {
 export interface ImageResult {
   png: Buffer;
   etag: string;
+  /** Named by texture digests only: the answer never changes, and is sent so (reply.ts). */
+  immutable?: true;
+  /** The client has this image (its If-None-Match names the ETag): no bytes, a 304 to send, nothing to remember. */
+  unchanged?: true;
 }
 
 const DEFAULT_SKIN_KEY = { false: 'default-classic', true: 'default-slim' };
@@ -105,6 +129,10 @@ export function imageCacheBudgets(totalBytes: number): { images: ImageCacheBudge
   };
 }
 
+/** The answer marked immutable when it was found by texture digests alone (contract section 25). */
+const immutableIf = (byTexture: boolean | undefined, image: ImageResult): ImageResult =>
+  byTexture ? { ...image, immutable: true } : image;
+
 interface CachedImage extends ImageResult {
   byteLength: number;
 }
@@ -123,6 +151,10 @@ export class ImageService {
   private readonly players;
   private readonly skinByUuid;
   private readonly capeByUuid;
+  private readonly skinByTexture;
+  private readonly capeByTexture;
+  /** Renders being drawn, by key, for those who ask for the same one meanwhile (drawOnce). */
+  private readonly drawing = new Map<string, Promise<CachedImage>>();
   /** The answer of recentSkin(), until the next change to skins or selections (forgetResolutions). */
   private recent: Promise<RecentSkin | null> | null = null;
 
@@ -132,6 +164,7 @@ export class ImageService {
     clock: Clock,
     private readonly publicUrl: string,
     budgets: ImageCacheBudgets,
+    private readonly renderQueue: RenderQueue,
   ) {
     const expiry = { ttlMs: RESOLUTION_TTL_MS, now: () => clock.now() };
     this.renders = new ByteBudgetCache(budgets.renders);
@@ -159,6 +192,15 @@ export class ImageService {
     this.capeByUuid = reusableQuery(db, { key: '\u0000cape-uuid' }, ({ key }) =>
       db.selectFrom('capes').select('texture_digest').where('uuid', '=', key),
     );
+    // A texture some skin (or cape) has: one row however many have it.
+    const textureOf = (kind: 'skins' | 'capes', key: string) =>
+      db
+        .selectFrom('textures')
+        .select('digest as texture_digest')
+        .where('digest', '=', key)
+        .where((where) => where.exists(where.selectFrom(kind).select('id').whereRef(`${kind}.texture_digest`, '=', 'textures.digest')));
+    this.skinByTexture = reusableQuery(db, { key: '\u0000skin-texture' }, ({ key }) => textureOf('skins', key));
+    this.capeByTexture = reusableQuery(db, { key: '\u0000cape-texture' }, ({ key }) => textureOf('capes', key));
   }
 
   /** Forgets every resolved identifier: called after any change to skins, capes or selections. */
@@ -185,8 +227,7 @@ export class ImageService {
       .limit(1)
       .executeTakeFirst()
       .then(
-        (row) =>
-          row ? { url: `${this.publicUrl}/textures/${row.texture_digest}`, digest: row.texture_digest, slim: row.slim === 1 } : null,
+        (row) => (row ? { url: textureUrl(this.publicUrl, row.texture_digest), digest: row.texture_digest, slim: row.slim === 1 } : null),
         (error: unknown) => {
           this.recent = null;
           throw error;
@@ -229,8 +270,13 @@ export class ImageService {
     return value;
   }
 
-  /** A player (UUID or username) or a skin UUID; every spelling of one identifier shares one resolution. */
+  /**
+   * A player (UUID or username), a skin UUID, or the digest of a skin's texture; every spelling of one identifier
+   * shares one resolution.
+   */
   private wearing(identifier: string): Promise<Wearing | null> {
+    const digest = textureDigestOf(identifier);
+    if (digest) return this.resolved(`wearing-texture:${digest}`, () => this.lookUpSkinTexture(digest));
     const uuid = normalizeUuid(identifier);
     const key = uuid ? `wearing:${uuid}` : `wearing-name:${usernameKey(identifier)}`;
     return this.resolved(key, () => this.lookUpWearing(uuid, identifier));
@@ -250,6 +296,17 @@ export class ImageService {
     };
   }
 
+  /**
+   * A skin texture by its digest: drawn with the model its pixels show (isSlimSkin), the one fact about it that cannot
+   * change, since the answer is immutable (a skin row's `slim` flag can be changed by its owner or an admin).
+   */
+  private async lookUpSkinTexture(digest: string): Promise<Wearing | null> {
+    const [skin] = await this.skinByTexture({ key: digest });
+    if (!skin) return null;
+    const slim = isSlimSkin(await this.library.image(digest));
+    return { playerUuid: null, username: null, skin: { digest, slim }, cape: null, byTexture: true };
+  }
+
   private async mustWear(identifier: string): Promise<Wearing> {
     const wearing = await this.wearing(identifier);
     if (!wearing) throw notFound('images.noPlayerOrSkin', { identifier });
@@ -257,17 +314,11 @@ export class ImageService {
   }
 
   /**
-   * Drop-in URLs: an identifier nobody has is drawn as a player without a skin (contract section 13), the default
-   * model chosen by `rules`.
+   * Drop-in URLs: an identifier nobody has is drawn as a player without a skin (contract section 13): a UUID with the
+   * model the game gives it (section 25), a name classic, unless `rules` choose.
    */
   private async wearingOrNobody(identifier: string, rules: DefaultRules): Promise<Wearing> {
-    const wearing = (await this.wearing(identifier)) ?? {
-      playerUuid: normalizeUuid(identifier),
-      username: null,
-      skin: null,
-      cape: null,
-      defaultSlim: rules.unknown === undefined ? undefined : rules.unknown === 'slim',
-    };
+    const wearing = (await this.wearing(identifier)) ?? { playerUuid: normalizeUuid(identifier), username: null, skin: null, cape: null };
     return rules.withoutSkin && !wearing.skin ? { ...wearing, defaultSlim: rules.withoutSkin === 'slim' } : wearing;
   }
 
@@ -279,7 +330,11 @@ export class ImageService {
     return { username: wearing.username, skin: wearing.skin, cape: wearing.cape };
   }
 
+  /** The texture of a cape named by its UUID or by its texture digest; null for anything else. */
   private capeDigest(identifier: string): Promise<string | null> {
+    const digest = textureDigestOf(identifier);
+    if (digest)
+      return this.resolved(`cape-texture:${digest}`, async () => (await this.capeByTexture({ key: digest }))[0]?.texture_digest ?? null);
     const uuid = normalizeUuid(identifier);
     if (!uuid) return Promise.resolve(null);
     return this.resolved(`cape:${uuid}`, async () => (await this.capeByUuid({ key: uuid }))[0]?.texture_digest ?? null);
@@ -303,11 +358,15 @@ export class ImageService {
     return document;
   }
 
-  /** `/api/skin/cloak/:id`: a cape UUID is the cloak image; anything else is a player (or skin) and its skin file. */
-  async cloakPath(identifier: string, type: RenderType, size: number, options: RenderOptions = {}): Promise<ImageResult> {
+  /**
+   * `/api/skin/cloak/:id`: a cape (by UUID or texture digest) is the cloak image; anything else is a player (or skin,
+   * or skin texture) and its skin file.
+   */
+  async cloakPath(identifier: string, type: RenderType, size: number, options: RenderOptions): Promise<ImageResult> {
     const capeDigest = await this.capeDigest(identifier);
     if (capeDigest) {
-      return this.render('cloak', type, size, { playerUuid: null, username: null, skin: null, cape: { digest: capeDigest } }, options);
+      const cloak = { playerUuid: null, username: null, skin: null, cape: { digest: capeDigest } };
+      return this.render('cloak', type, size, textureDigestOf(identifier) ? { ...cloak, byTexture: true } : cloak, options);
     }
     return this.skinFile(identifier);
   }
@@ -318,21 +377,24 @@ export class ImageService {
   }
 
   /** Drop-in URLs: the skin file of anyone, the default skin `rules` choose for one without a skin or unknown. */
-  async skinFileOrDefault(identifier: string, rules: DefaultRules): Promise<ImageResult> {
+  async skinFileOrDefault(identifier: string, rules: DefaultRules = {}): Promise<ImageResult> {
     return this.skinFileOf(await this.wearingOrNobody(identifier, rules));
   }
 
   private async skinFileOf(wearing: Wearing): Promise<ImageResult> {
-    if (wearing.skin) return { png: await this.library.png(wearing.skin.digest), etag: `"${wearing.skin.digest}"` };
+    if (wearing.skin) {
+      return immutableIf(wearing.byTexture, { png: await this.library.png(wearing.skin.digest), etag: `"${wearing.skin.digest}"` });
+    }
     const fallback = this.defaultSkins[`${slimOf(wearing)}`];
     return { png: fallback.png, etag: `"${fallback.digest}"` };
   }
 
-  /** `/api/skin/standart/cape/:uuid`: a cape UUID, or the cape a player (or skin) wears. */
+  /** `/api/skin/standart/cape/:uuid`: a cape (by UUID or texture digest), or the cape a player (or skin) wears. */
   async capeFile(identifier: string): Promise<ImageResult> {
-    const digest = (await this.capeDigest(identifier)) ?? (await this.mustWear(identifier)).cape?.digest;
+    const cape = await this.capeDigest(identifier);
+    const digest = cape ?? (await this.mustWear(identifier)).cape?.digest;
     if (!digest) throw notFound('images.noCapeWorn', { identifier });
-    return { png: await this.library.png(digest), etag: `"${digest}"` };
+    return immutableIf(cape !== null && textureDigestOf(identifier) !== null, { png: await this.library.png(digest), etag: `"${digest}"` });
   }
 
   /** A stored texture by its digest (`/textures/{hash}`). */
@@ -342,13 +404,7 @@ export class ImageService {
     return { png, etag: `"${digest}"` };
   }
 
-  async playerImage(
-    view: PlayerView,
-    identifier: string,
-    type: RenderType,
-    size: number,
-    options: RenderOptions = {},
-  ): Promise<ImageResult> {
+  async playerImage(view: PlayerView, identifier: string, type: RenderType, size: number, options: RenderOptions): Promise<ImageResult> {
     return this.render(view, type, size, await this.mustWear(identifier), options);
   }
 
@@ -358,18 +414,12 @@ export class ImageService {
     identifier: string,
     type: RenderType,
     size: number,
-    options: RenderOptions & DefaultRules = {},
+    options: RenderOptions & DefaultRules,
   ): Promise<ImageResult> {
     return this.render(view, type, size, await this.wearingOrNobody(identifier, options), options);
   }
 
-  private async render(
-    view: RenderView,
-    type: RenderType,
-    size: number,
-    wearing: Wearing,
-    options: RenderOptions = {},
-  ): Promise<ImageResult> {
+  private async render(view: RenderView, type: RenderType, size: number, wearing: Wearing, options: RenderOptions): Promise<ImageResult> {
     const slim = slimOf(wearing);
     const overlay = options.overlay ?? true;
     const skinKey = wearing.skin?.digest ?? DEFAULT_SKIN_KEY[`${slim}`];
@@ -378,12 +428,45 @@ export class ImageService {
     // The keys (and so the ETags) of images with the second layer are those they had before `overlay` existed.
     const key = `${view}/${type}/${size}/${skinKey}/${slim ? 'slim' : 'classic'}/${capeKey ?? '-'}${overlay ? '' : '/base'}`;
     const cached = this.renders.get(key);
-    if (cached) return cached;
-    const skin = wearing.skin ? await this.library.image(wearing.skin.digest) : this.defaultSkins[`${slim}`].image;
-    const cape = capeKey ? await this.library.image(capeKey) : undefined;
-    const png = renderImage({ view, type, size, skin, slim, cape, overlay, minimumSize: options.minimumSize });
-    const rendered = cachedImage({ png, etag: `"${createHash('sha1').update(key).digest('base64url')}"` });
-    this.renders.set(key, rendered);
-    return rendered;
+    if (cached) return immutableIf(wearing.byTexture, cached);
+    const etag = `"${createHash('sha1').update(key).digest('base64url')}"`;
+    // A revalidation is answered from the key alone: a 304 never draws, so it is never limited.
+    if (matchesEtag(options.client.ifNoneMatch, etag)) return { png: Buffer.alloc(0), etag, unchanged: true };
+    const draw = async () => {
+      const skin = wearing.skin ? await this.library.image(wearing.skin.digest) : this.defaultSkins[`${slim}`].image;
+      const cape = capeKey ? await this.library.image(capeKey) : undefined;
+      // Requests that came in meanwhile (cached images, logins) are answered before this render holds the loop.
+      await nextTurn();
+      const rendered = cachedImage({
+        png: renderImage({ view, type, size, skin, slim, cape, overlay, minimumSize: options.minimumSize }),
+        etag,
+      });
+      this.renders.set(key, rendered);
+      return rendered;
+    };
+    return immutableIf(wearing.byTexture, await this.drawOnce(key, options.client.address, draw));
+  }
+
+  /**
+   * Draws the image `key` within the render budget of `address` (render-queue.ts), once however many ask for it at the
+   * same moment: the others wait for that drawing and count nothing. If it is refused (its client's limit, a full
+   * queue), each of them asks for itself.
+   */
+  private async drawOnce(key: string, address: string, draw: () => Promise<CachedImage>): Promise<CachedImage> {
+    const drawing = this.drawing.get(key);
+    if (drawing) {
+      try {
+        return await drawing;
+      } catch {
+        // Refused for another client: this one's own budget decides below.
+      }
+    }
+    const own = this.renderQueue.run(address, draw);
+    this.drawing.set(key, own);
+    try {
+      return await own;
+    } finally {
+      if (this.drawing.get(key) === own) this.drawing.delete(key);
+    }
   }
 }

@@ -217,7 +217,7 @@ describeEachDatabase('importing Blessing Skin', (kind) => {
     assert.equal(dry.report?.dry_run, true);
     assert.deepEqual(dry.report?.counts.accounts, { imported: 4, already: 0, left_out: 1 });
     assert.deepEqual(dry.report?.counts.profiles, { imported: 4, already: 0, left_out: 0 });
-    assert.match(dry.out, /accounts: 4 imported, 0 already here, 1 left out/);
+    assert.match(dry.out, /accounts: 4 would be imported, 0 already here, 1 would be left out/);
     assert.equal(await users(), before, 'no account written');
     assert.equal(await importMap(), 0);
     assert.equal((await service.db.selectFrom('audit_log').select('id').where('action', '=', 'import.run').execute()).length, 0);

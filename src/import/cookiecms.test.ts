@@ -122,7 +122,7 @@ describeEachDatabase('importing CookieCMS', (kind) => {
     assert.equal(dry.code, 0, dry.err);
     assert.equal(dry.report?.dry_run, true);
     assert.deepEqual(dry.report?.counts.accounts, { imported: 4, already: 0, left_out: 1 });
-    assert.match(dry.out, /accounts: 4 imported, 0 already here, 1 left out/);
+    assert.match(dry.out, /accounts: 4 would be imported, 0 already here, 1 would be left out/);
     assert.equal(await users(), before, 'no account written');
     assert.equal((await service.db.selectFrom('audit_log').select('id').where('action', '=', 'import.run').execute()).length, 0);
   });
@@ -213,7 +213,25 @@ describeEachDatabase('importing CookieCMS', (kind) => {
     const again = await runImportCli(target, importArgs());
     assert.equal(again.code, 0, again.err);
     assert.deepEqual(again.report!.counts.accounts, { imported: 0, already: 4, left_out: 1 });
+    // The cape and the machine are counted as here already, like the accounts (issue 38).
+    assert.deepEqual(again.report!.counts.capes, { imported: 0, already: 1, left_out: 0 });
+    assert.deepEqual(again.report!.counts.hardware, { imported: 0, already: 1, left_out: 0 });
+    assert.match(again.out, /^capes: 0 imported, 1 already here, 0 left out$/m);
+    assert.match(again.out, /^  account "carolhere" \("3"\): the name carolhere is taken here$/m, 'the CLI says why');
     assert.equal(await users(), before);
+    // The audit entry keeps the reasons, for the console.
+    const [entry] = await service.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'import.run')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .execute();
+    const details = JSON.parse(entry!.details!) as { left_out: { kind: string; name: string; reason: string }[] };
+    assert.deepEqual(
+      details.left_out.find((item) => item.kind === 'account'),
+      { kind: 'account', name: 'carolhere', reason: 'the name carolhere is taken here' },
+    );
     assert.equal((await service.db.selectFrom('audit_log').select('id').where('action', '=', 'import.run').execute()).length, 2);
   });
 });

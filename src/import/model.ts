@@ -3,8 +3,12 @@
 import type { Insertable } from 'kysely';
 import type { HwidsTable } from '../database/schema.ts';
 
-/** A texture file of the source; null when the file is missing. */
-export type SourceFile = () => Promise<Buffer | null>;
+/** What the report counts, each as {imported, already, left_out}. */
+export const COUNTED = ['accounts', 'profiles', 'skins', 'capes', 'hardware'] as const;
+export type Counted = (typeof COUNTED)[number];
+
+/** A texture file of the source: its bytes, or why it cannot be read (missing, a link out of the folder, a FIFO). */
+export type SourceFile = () => Promise<Buffer | string>;
 
 export interface ImportedSkin {
   /** The source's id of this wardrobe item, unique within the account. */
@@ -58,6 +62,7 @@ export interface ImportedAccount {
   skins: ImportedSkin[];
   /** Capes the account owns (keys of the run's capes). */
   capes: string[];
+  /** The Discord link: the id (64-bit, as a decimal string), the name, and the avatar as Discord's hash of it. */
   discord?: { id: string; username: string; avatar: string } | null;
   hardware?: ImportedHardware | null;
   /** The account's own profile limit (`users.max_profiles`: -1 unlimited); null or absent: the MAX_PROFILES setting. */
@@ -66,7 +71,7 @@ export interface ImportedAccount {
 
 /** Something left out of the import, as the report lists it. */
 export interface LeftOut {
-  kind: 'account' | 'profile' | 'skin' | 'cape' | 'hardware' | 'password' | 'discord';
+  kind: 'account' | 'profile' | 'skin' | 'cape' | 'hardware' | 'password' | 'discord' | 'mail';
   source_id: string;
   name: string;
   reason: string;

@@ -3,77 +3,20 @@
 // real run is audited once as `import.run`.
 import { writeFile } from 'node:fs/promises';
 import { recordAudit } from '../audit/audit.ts';
-import type { SourceReader } from './model.ts';
-import { openSource, type SourceDb } from './source-db.ts';
-import { authMeOptions, authMeReader } from './sources/authme.ts';
-import { blessingSkinReader, checkBlessingSkinOptions } from './sources/blessing-skin.ts';
-import { cookieCmsReader } from './sources/cookiecms.ts';
-import { draslReader } from './sources/drasl.ts';
-import { COUNTED, emptyReport, ImportWriter, type ImportReport, type ImportTarget } from './writer.ts';
+import { type ImportOptions } from './options.ts';
+import { readerFor } from './readers.ts';
+import { openSource } from './source-db.ts';
+import { COUNTED } from './model.ts';
+import { emptyReport, ImportWriter, type ImportReport, type ImportTarget } from './writer.ts';
 
-export const SOURCE_KINDS = ['cookiecms', 'blessing-skin', 'drasl', 'authme'] as const;
-export type SourceKind = (typeof SOURCE_KINDS)[number];
-
-/** The options of every source; which apply to which is checked by `checkOptions`. */
-export interface ImportOptions {
-  source: SourceKind;
-  from: string;
-  /** The source's texture folder. */
-  textures?: string;
-  dryRun: boolean;
-  report?: string;
-  passwordMethod?: string;
-  salt?: string;
-  hash?: string;
-  table?: string;
-  saltColumn?: string;
-}
-
-export class ImportOptionError extends Error {}
-
-/** Rows read from the source per query: memory stays bounded whatever the source's size. */
-export const BATCH_SIZE = 500;
-
-type ReaderFactory = (source: SourceDb, options: ImportOptions) => SourceReader;
-
-/** Each source's reader, the options it takes, and its own check of their values (run before anything is opened). */
-const READERS: Record<
-  SourceKind,
-  { create: ReaderFactory; options: (keyof ImportOptions)[]; check?: (options: ImportOptions) => unknown }
-> = {
-  cookiecms: { create: cookieCmsReader, options: ['textures'] },
-  'blessing-skin': { create: blessingSkinReader, options: ['textures', 'passwordMethod', 'salt'], check: checkBlessingSkinOptions },
-  drasl: { create: draslReader, options: ['textures'] },
-  authme: { create: authMeReader, options: ['hash', 'table', 'saltColumn'], check: authMeOptions },
-};
-
-const OPTION_FLAGS: Partial<Record<keyof ImportOptions, string>> = {
-  textures: '--textures',
-  passwordMethod: '--password-method',
-  salt: '--salt',
-  hash: '--hash',
-  table: '--table',
-  saltColumn: '--salt-column',
-};
-
-/** Refuses an unknown source or an option that source does not take, before anything is opened. */
-export function checkOptions(options: ImportOptions): void {
-  if (!(SOURCE_KINDS as readonly string[]).includes(options.source))
-    throw new ImportOptionError(`unknown source "${options.source}": one of ${SOURCE_KINDS.join(', ')}`);
-  if (!options.from) throw new ImportOptionError('--from is needed: the source database URL');
-  const allowed = READERS[options.source].options;
-  for (const [option, flag] of Object.entries(OPTION_FLAGS) as [keyof ImportOptions, string][]) {
-    if (options[option] !== undefined && !allowed.includes(option))
-      throw new ImportOptionError(`${flag} does not apply to ${options.source}`);
-  }
-  READERS[options.source].check?.(options);
-}
+/** The things left out that the audit entry keeps (the report file keeps every one). */
+const AUDITED_LEFT_OUT = 100;
 
 export async function runImport(target: ImportTarget, options: ImportOptions, print: (line: string) => void): Promise<ImportReport> {
-  checkOptions(options);
+  const { create } = readerFor(options);
   const source = await openSource(options.from);
   try {
-    const reader = READERS[options.source].create(source, options);
+    const reader = create(source, options);
     const sourceName = `${options.source}:${source.name}`;
     const report = emptyReport(sourceName, options.dryRun);
     const writer = new ImportWriter({ ...target, source: sourceName, dryRun: options.dryRun, capes: await reader.capes(), report });
@@ -88,17 +31,35 @@ export async function runImport(target: ImportTarget, options: ImportOptions, pr
       await recordAudit(target.db, target.clock.now(), {
         actor: target.actor,
         action: 'import.run',
-        details: { source: sourceName, counts: report.counts },
+        // The console shows the first things left out with their reasons; the report file has them all.
+        details: {
+          source: sourceName,
+          counts: report.counts,
+          left_out: report.left_out.slice(0, AUDITED_LEFT_OUT).map(({ kind, name, reason }) => ({ kind, name: name.slice(0, 64), reason })),
+          left_out_more: Math.max(0, report.left_out.length - AUDITED_LEFT_OUT),
+        },
       });
     }
     for (const kind of COUNTED) {
       const { imported, already, left_out } = report.counts[kind];
-      print(`${kind}: ${imported} imported, ${already} already here, ${left_out} left out`);
+      print(
+        options.dryRun
+          ? `${kind}: ${imported} would be imported, ${already} already here, ${left_out} would be left out`
+          : `${kind}: ${imported} imported, ${already} already here, ${left_out} left out`,
+      );
     }
+    // What was left out and why, as the report has it (names shortened and escaped: they come from the source).
+    for (const entry of report.left_out) print(`  ${entry.kind} ${shown(entry.name)} (${shown(entry.source_id)}): ${entry.reason}`);
     if (options.dryRun) print('dry run: nothing was written');
     if (options.report) await writeFile(options.report, `${JSON.stringify(report, null, 2)}\n`);
     return report;
   } finally {
     await source.close();
   }
+}
+
+/** A name from the source as a line shows it: quoted with its control characters escaped, at most 64 characters. */
+function shown(text: string): string {
+  const short = text.length > 64 ? `${text.slice(0, 63)}…` : text;
+  return JSON.stringify(short);
 }

@@ -1,6 +1,9 @@
 // The source database of an import, only read: MySQL and MariaDB (mysql2), PostgreSQL (pg) and SQLite
 // (better-sqlite3), behind one small interface. Queries are written with `?` placeholders and plain lower-case names,
-// which all three read alike.
+// which all three read alike. Values come as each driver reads them, with two rules made alike on every kind: a
+// 64-bit integer that a number would round (a Discord id) arrives as its exact decimal string (MySQL's and
+// PostgreSQL's bigint columns always do), and a binary column (blob, bytea) as a Buffer, so that a reader tells bytes
+// from text by the value.
 import Database from 'better-sqlite3';
 import { createConnection, type Connection } from 'mysql2/promise';
 import pg from 'pg';
@@ -58,8 +61,16 @@ async function openMysql(url: string): Promise<SourceDb> {
   };
 }
 
+const INT8 = pg.types.builtins.INT8;
+const asText = (value: string) => value;
+const SOURCE_TYPES: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === INT8 && format !== 'binary' ? asText : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
 async function openPostgres(url: string): Promise<SourceDb> {
-  const client = new pg.Client({ connectionString: url });
+  // Its own type parsers: int8 as the text PostgreSQL sends, whatever the service's own connections read it as.
+  const client = new pg.Client({ connectionString: url, types: SOURCE_TYPES });
   await client.connect();
   await client.query('SET default_transaction_read_only = on');
   const one = async <T>(sql: string, params: unknown[] = []) => {
@@ -84,8 +95,11 @@ async function openPostgres(url: string): Promise<SourceDb> {
 
 function openSqlite(path: string): SourceDb {
   const db = new Database(path, { readonly: true, fileMustExist: true });
-  db.defaultSafeIntegers(false);
-  const one = async <T>(sql: string, params: unknown[] = []) => db.prepare(sql).all(...params) as T[];
+  // Integers as BigInt, then as numbers where a double holds them exactly and as decimal strings beyond, as mysql2's
+  // supportBigNumbers reads them: SQLite keeps 64-bit integers, which a plain number would round.
+  db.defaultSafeIntegers(true);
+  const one = async <T>(sql: string, params: unknown[] = []) =>
+    (db.prepare(sql).all(...params) as Record<string, unknown>[]).map(exactIntegers) as T[];
   return {
     name: `sqlite:${path}`,
     rows: one,
@@ -97,4 +111,13 @@ function openSqlite(path: string): SourceDb {
       db.close();
     },
   };
+}
+
+const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+function exactIntegers(row: Record<string, unknown>): Record<string, unknown> {
+  for (const [column, value] of Object.entries(row)) {
+    if (typeof value === 'bigint') row[column] = value <= SAFE && value >= -SAFE ? Number(value) : value.toString();
+  }
+  return row;
 }

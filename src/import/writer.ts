@@ -4,20 +4,20 @@
 // does the same work in transactions it rolls back, and writes no texture file.
 import { randomUUID } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
+import { beyondBounds } from '../accounts/imported-passwords.ts';
 import { mailKey } from '../accounts/rules.ts';
-import type { Actor } from '../audit/audit.ts';
+import type { AuditActor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
-import { isUniqueViolation } from '../database/dialect.ts';
+import { isRowRefusal, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor } from '../database/schema.ts';
 import { ApiError } from '../http/envelope.ts';
-import { isPlayerName, playerNameKey, type PlayerNameRule } from '../minecraft/player-names.ts';
+import { playerNameKey, type PlayerNameRule } from '../minecraft/player-names.ts';
 import { insertProfile, setWorn, usernameColumns } from '../accounts/profile-rows.ts';
 import { canonicalTexture, type CanonicalTexture } from '../textures/canonical.ts';
 import type { TextureLibrary } from '../textures/library.ts';
-import type { ImportedAccount, ImportedCape, ImportedProfile, LeftOut } from './model.ts';
-
-export const COUNTED = ['accounts', 'profiles', 'skins', 'capes', 'hardware'] as const;
-export type Counted = (typeof COUNTED)[number];
+import { COUNTED, type Counted, type ImportedAccount, type ImportedCape, type ImportedProfile, type LeftOut } from './model.ts';
+import { unusablePassword } from './passwords.ts';
+import { checkAccount, hasControlCharacters } from './rules.ts';
 
 export interface ImportReport {
   source: string;
@@ -54,7 +54,7 @@ export interface ImportTarget {
   maxTextureBytes: number;
   nameRule: PlayerNameRule;
   /** Who the audit log names for the run. */
-  actor: Actor;
+  actor: AuditActor;
 }
 
 export type ImportWriterDeps = Omit<ImportTarget, 'actor'> & {
@@ -80,13 +80,29 @@ export class ImportWriter {
     if (counted) this.deps.report.counts[counted].left_out += 1;
   }
 
-  async write(account: ImportedAccount): Promise<void> {
+  async write(source: ImportedAccount): Promise<void> {
     const { db, report } = this.deps;
-    const known = await this.mapped(db, 'account', account.key);
+    const known = await this.mapped(db, 'account', source.key);
     if (known !== undefined) {
       report.counts.accounts.already += 1;
-      report.counts.profiles.already += account.profiles.length;
-      report.counts.skins.already += account.skins.length;
+      report.counts.profiles.already += source.profiles.length;
+      report.counts.skins.already += source.skins.length;
+      // Its capes (each once a run, shared as they are) and its machine were brought by that run too.
+      for (const key of new Set(source.capes)) {
+        if (this.capeIds.has(key)) continue;
+        const earlier = await this.mapped(db, 'cape', key);
+        if (earlier === undefined) continue;
+        this.capeIds.set(key, earlier);
+        report.counts.capes.already += 1;
+      }
+      if (source.hardware && (await this.mapped(db, 'hardware', source.hardware.key)) !== undefined) report.counts.hardware.already += 1;
+      return;
+    }
+    const checked = checkAccount(source, this.deps.nameRule);
+    for (const [entry, counted] of checked.leftOut) this.leaveOut(entry, counted);
+    const account = checked.account;
+    if (!account) {
+      this.leaveOut({ kind: 'account', source_id: source.key, name: source.label, reason: checked.refusal! }, 'accounts');
       return;
     }
     const refusal = await this.conflict(account);
@@ -94,32 +110,37 @@ export class ImportWriter {
       this.leaveOut({ kind: 'account', source_id: account.key, name: account.label, reason: refusal }, 'accounts');
       return;
     }
-    const profiles = this.allowedProfiles(account);
-    if (account.profiles.length > 0 && profiles.length === 0) {
-      this.leaveOut(
-        { kind: 'account', source_id: account.key, name: account.label, reason: 'no profile name is allowed here' },
-        'accounts',
-      );
-      return;
-    }
+    const { profiles } = account;
     const skins = await this.decodeSkins(account);
     const capeTextures = await this.capesToMake(account);
+    // A hash that asks for more work than a login may cost (contract 15b) comes in unusable: the player resets it.
+    const tooCostly = beyondBounds(account.password);
+    const password = tooCostly === null ? account.password : unusablePassword(tooCostly);
     try {
       const made = await this.inTransaction([...skins.map((skin) => skin.texture), ...capeTextures.values()], (trx) =>
-        this.insert(trx, account, profiles, skins, capeTextures),
+        this.insert(trx, { ...account, password }, profiles, skins, capeTextures),
       );
       if (!this.deps.dryRun) for (const [key, id] of made.capes) this.capeIds.set(key, id);
       report.counts.capes.imported += made.capes.size;
       if (made.hardware) report.counts.hardware[made.hardware] += 1;
     } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-      this.leaveOut(
-        { kind: 'account', source_id: account.key, name: account.label, reason: 'a name or mail address is taken here' },
-        'accounts',
-      );
+      // What this account held (a taken name, a value the database refuses) leaves it out; the run goes on. A broken
+      // connection stops the run, which can be run again.
+      if (!isRowRefusal(error)) throw error;
+      const reason = isUniqueViolation(error)
+        ? 'a name, mail address or Discord account is taken here'
+        : `the database refused it (${(error as Error).message.split('\n')[0]!.slice(0, 200)})`;
+      this.leaveOut({ kind: 'account', source_id: account.key, name: account.label, reason }, 'accounts');
       return;
     }
     if (this.deps.dryRun) for (const profile of profiles) this.dryNames.add(playerNameKey(profile.name));
+    if (tooCostly !== null)
+      this.leaveOut({
+        kind: 'password',
+        source_id: account.key,
+        name: account.label,
+        reason: `the stored hash asks for more work than a login may cost (${tooCostly}): the player resets the password`,
+      });
     report.counts.accounts.imported += 1;
     report.counts.profiles.imported += profiles.length;
     report.counts.skins.imported += skins.length;
@@ -157,18 +178,6 @@ export class ImportWriter {
     return null;
   }
 
-  /** Profiles whose names our PROFILE_NAME_RULE allows; the others are reported. The first left is the primary. */
-  private allowedProfiles(account: ImportedAccount): ImportedProfile[] {
-    return account.profiles.filter((profile) => {
-      if (isPlayerName(profile.name, this.deps.nameRule)) return true;
-      this.leaveOut(
-        { kind: 'profile', source_id: profile.uuid, name: profile.name, reason: 'the name breaks PROFILE_NAME_RULE' },
-        'profiles',
-      );
-      return false;
-    });
-  }
-
   /** Every skin file through the upload checks (sections 7 and 15); a missing or bad one is left out and reported. */
   private async decodeSkins(account: ImportedAccount): Promise<DecodedSkin[]> {
     const decoded: DecodedSkin[] = [];
@@ -199,7 +208,11 @@ export class ImportWriter {
       }
       if (!this.decodedCapes.has(key)) {
         const cape = capes.get(key);
-        const texture = cape ? await this.decode(await cape.file(), 'cape') : 'the source has no such cape';
+        const texture = !cape
+          ? 'the source has no such cape'
+          : hasControlCharacters(cape.name)
+            ? 'its name holds control characters'
+            : await this.decode(await cape.file(), 'cape');
         if (typeof texture === 'string') {
           this.leaveOut({ kind: 'cape', source_id: key, name: cape?.name ?? key, reason: texture }, 'capes');
           this.capeIds.set(key, null);
@@ -212,8 +225,8 @@ export class ImportWriter {
     return toMake;
   }
 
-  private async decode(bytes: Buffer | null, kind: 'skin' | 'cape'): Promise<CanonicalTexture | string> {
-    if (bytes === null) return 'the file is missing';
+  private async decode(bytes: Buffer | string, kind: 'skin' | 'cape'): Promise<CanonicalTexture | string> {
+    if (typeof bytes === 'string') return bytes;
     if (bytes.length > this.deps.maxTextureBytes) return `the file is larger than MAX_TEXTURE_BYTES (${this.deps.maxTextureBytes} bytes)`;
     try {
       return await canonicalTexture(bytes, kind, this.deps.maxSkinWidth);
@@ -342,7 +355,16 @@ export class ImportWriter {
     userId: number,
     remember: (kind: string, sourceId: string, targetId: number) => Promise<unknown>,
   ): Promise<'imported' | 'already'> {
-    const earlier = await this.mapped(trx, 'hardware', hardware.key);
+    let earlier = await this.mapped(trx, 'hardware', hardware.key);
+    // A machine whose launcher key is here already (it logged in through a LaunchServer of this service) is that
+    // record: the account points at it, and the record stays as it is.
+    if (earlier === undefined && hardware.publickey) {
+      const known = await trx.selectFrom('hwids').select('id').where('publickey', '=', hardware.publickey).executeTakeFirst();
+      if (known) {
+        earlier = Number(known.id);
+        await remember('hardware', hardware.key, earlier);
+      }
+    }
     let id = earlier;
     if (id === undefined) {
       const { key, battery, banned, ...columns } = hardware;

@@ -3,7 +3,8 @@
 // the same transaction as the batch. A restart resumes after the last committed batch: nobody twice, nobody missed.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
-import { recordAudit, SYSTEM, type Actor } from '../audit/audit.ts';
+import type { Acting } from '../audit/acting.ts';
+import { recordAudit, SYSTEM } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import { isPostgres } from '../database/dialect.ts';
 import type { Database } from '../database/schema.ts';
@@ -44,7 +45,7 @@ export class Broadcaster {
   }
 
   /** Records a broadcast to every verified, unbanned user and returns how many that is now. */
-  async create(actor: Actor, subject: string, message: string): Promise<number> {
+  async create(acting: Acting, subject: string, message: string): Promise<number> {
     const title = subject.trim();
     if (title.length < 1 || title.length > 200) throw badRequest('mail.subjectLength');
     if (message.trim().length < 1 || message.length > 20_000) throw badRequest('mail.messageLength');
@@ -52,14 +53,14 @@ export class Broadcaster {
       const now = this.clock.now();
       const { id } = await trx
         .insertInto('broadcasts')
-        .values({ subject: title, message, created_by: actor.id, created_at: now, last_user_id: 0, queued: 0, finished_at: null })
+        .values({ subject: title, message, created_by: acting.actor.id, created_at: now, last_user_id: 0, queued: 0, finished_at: null })
         .returning('id')
         .executeTakeFirstOrThrow();
       const { count } = await this.recipients(trx, 0)
         .select((eb) => eb.fn.countAll<number>().as('count'))
         .executeTakeFirstOrThrow();
       await recordAudit(trx, now, {
-        actor,
+        actor: acting.actor,
         action: 'mail.broadcast',
         details: { broadcast: id, subject: title, recipients: Number(count) },
       });

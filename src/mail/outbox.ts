@@ -7,7 +7,7 @@ import type { Clock } from '../clock.ts';
 import { isPostgres } from '../database/dialect.ts';
 import type { Database, Executor } from '../database/schema.ts';
 import { isLanguage, DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
-import type { MailContent } from './templates.ts';
+import { securityEventMessage, type MailContent, type SecurityEvent } from './templates.ts';
 import { BackgroundLoop } from '../background-loop.ts';
 import { PermanentMailError, type MailTransport } from './transport.ts';
 
@@ -44,6 +44,22 @@ export async function queueMail(
 export async function languageOfUser(db: Executor, userId: number): Promise<Language> {
   const row = await db.selectFrom('users').select('language').where('id', '=', userId).executeTakeFirst();
   return isLanguage(row?.language) ? row.language : DEFAULT_LANGUAGE;
+}
+
+/**
+ * Tells `user`, in their language, what happened to their account's ways in (a passkey or an app password made,
+ * two-factor login turned on or off, a password reset, a launcher let in): queued in the transaction of the change.
+ * The caller wakes the mail worker once it has committed.
+ */
+export async function queueSecurityMail(
+  db: Executor,
+  nowMs: number,
+  user: { id: number; mail: string },
+  event: SecurityEvent,
+  publicUrl: string,
+): Promise<void> {
+  const language = await languageOfUser(db, user.id);
+  await queueMail(db, nowMs, user.mail, securityEventMessage(language, event, `${publicUrl}/home`));
 }
 
 /** Mails not sent yet and mails given up on; both are in the partial index of unsent rows. */

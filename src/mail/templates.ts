@@ -74,30 +74,75 @@ export function skinRemovedMessage(language: Language, username: string, skinNam
 }
 
 /**
- * Someone else turned off the player's two-factor login (a lost phone): the player hears of it, in case it was not
- * asked for. `by` is an administrator's name, or null for the site's operator (the command line).
+ * Tells a player that a moderator removed a library picture from every wardrobe (contract section 19): `owner` for the
+ * one who published it, else for a player whose copy went.
  */
-export function twoFactorOffMessage(language: Language, by: string | null, profileLink: string): MailContent {
-  const intro = by === null ? mail(language, 'twoFactorOff.byOperator') : mail(language, 'twoFactorOff.byAdmin', { name: by });
-  return paragraphsMail(mail(language, 'twoFactorOff.subject'), [
-    { text: intro },
-    paragraphWithLink(mail(language, 'twoFactorOff.advice', { link: profileLink }), profileLink),
+export function libraryRemovedMessage(language: Language, username: string, name: string, reason: string, owner: boolean): MailContent {
+  return paragraphsMail(mail(language, 'libraryRemoved.subject', { name }), [
+    { text: mail(language, 'libraryRemoved.greeting', { username }) },
+    { text: mail(language, owner ? 'libraryRemoved.owner' : 'libraryRemoved.copy', { name }) },
+    { text: reason ? mail(language, 'libraryRemoved.reason', { reason }) : mail(language, 'libraryRemoved.noReason') },
+    { text: mail(language, 'libraryRemoved.advice') },
   ]);
 }
 
-/** A Discord account was linked to the player's account: a new way in, so the player hears of it in case it was not them. */
-export function discordLinkedMessage(language: Language, discordName: string, profileLink: string): MailContent {
-  return paragraphsMail(mail(language, 'discordLinked.subject'), [
-    { text: mail(language, 'discordLinked.linked', { name: discordName }) },
-    paragraphWithLink(mail(language, 'discordLinked.advice', { link: profileLink }), profileLink),
+/** Tells a player that a moderator refused to publish their entry (LIBRARY_REVIEW), with the reason when one was given. */
+export function libraryRefusedMessage(language: Language, username: string, name: string, reason: string): MailContent {
+  return paragraphsMail(mail(language, 'libraryRefused.subject', { name }), [
+    { text: mail(language, 'libraryRemoved.greeting', { username }) },
+    { text: mail(language, 'libraryRefused.text', { name }) },
+    { text: reason ? mail(language, 'libraryRemoved.reason', { reason }) : mail(language, 'libraryRemoved.noReason') },
   ]);
 }
 
-/** A passkey was added to the player's account: a new way in, so the player hears of it in case it was not them. */
-export function passkeyAddedMessage(language: Language, passkeyName: string, profileLink: string): MailContent {
-  return paragraphsMail(mail(language, 'passkeyAdded.subject'), [
-    { text: mail(language, 'passkeyAdded.added', { name: passkeyName }) },
-    paragraphWithLink(mail(language, 'passkeyAdded.advice', { link: profileLink }), profileLink),
+/**
+ * What happened to an account's ways in (contract 15b, issue 38): each is mailed to the account in its language, so
+ * that a player hears of a change they did not make (a stolen session or password). The list is written once here;
+ * the mails' words are locales/<language>/mail.json under the event's kind.
+ */
+export type SecurityEvent =
+  | { kind: 'passkeyAdded'; name: string }
+  | { kind: 'discordLinked'; name: string }
+  /** An OpenID Connect identity linked (contract section 26): `provider` is the provider's display name. */
+  | { kind: 'identityLinked'; provider: string; name: string }
+  | { kind: 'appPasswordMade'; name: string }
+  | { kind: 'twoFactorOn' }
+  /** `by`: the player, an administrator (their name), or the site's operator (the command line). */
+  | { kind: 'twoFactorOff'; by: 'player' | 'operator' | { admin: string } }
+  | { kind: 'passwordReset' }
+  /** A launcher got a Yggdrasil Connect grant: `client` is a registered client's name, null for the shared client;
+   * `profile` the profile it plays as (Select), null when it plays as none. */
+  | { kind: 'launcherAllowed'; client: string | null; profile: string | null };
+
+/** The sentence that says what happened, with its values. */
+function eventText(language: Language, event: SecurityEvent): string[] {
+  switch (event.kind) {
+    case 'twoFactorOff':
+      if (event.by === 'player') return [mail(language, 'twoFactorOff.byPlayer')];
+      if (event.by === 'operator') return [mail(language, 'twoFactorOff.byOperator')];
+      return [mail(language, 'twoFactorOff.byAdmin', { name: event.by.admin })];
+    case 'launcherAllowed':
+      return [
+        event.client === null
+          ? mail(language, 'launcherAllowed.shared')
+          : mail(language, 'launcherAllowed.named', { client: event.client }),
+        ...(event.profile === null ? [] : [mail(language, 'launcherAllowed.playsAs', { name: event.profile })]),
+      ];
+    case 'identityLinked':
+      return [mail(language, 'identityLinked.text', { provider: event.provider, name: event.name })];
+    case 'twoFactorOn':
+    case 'passwordReset':
+      return [mail(language, `${event.kind}.text`)];
+    default:
+      return [mail(language, `${event.kind}.text`, { name: event.name })];
+  }
+}
+
+/** The mail of a security event: what happened, and what to do (on the profile, `profileLink`) if it was not the player. */
+export function securityEventMessage(language: Language, event: SecurityEvent, profileLink: string): MailContent {
+  return paragraphsMail(mail(language, `${event.kind}.subject`), [
+    ...eventText(language, event).map((text) => ({ text })),
+    paragraphWithLink(mail(language, `${event.kind}.advice`, { link: profileLink }), profileLink),
   ]);
 }
 
@@ -127,5 +172,43 @@ export function mailChangedMessage(
     ...(change.by === null ? [] : [{ text: mail(language, 'mailChanged.byAdmin', { name: change.by }) }]),
     { text: mail(language, 'mailChanged.ifYou') },
     { text: mail(language, 'mailChanged.ifNotYou') },
+  ]);
+}
+
+/** A ban (contract section 24), in the player's language: what it bars, why, and until when. */
+export function banMessage(
+  language: Language,
+  ban: { account: string; scope: string; reason: string; message: string | null; expires: number | null },
+): MailContent {
+  const reason = mail(language, `ban.reasons.${ban.reason}`);
+  return paragraphsMail(mail(language, `ban.subject.${ban.scope}`), [
+    { text: mail(language, `ban.scope.${ban.scope}`, { account: ban.account }) },
+    { text: mail(language, 'ban.reason', { reason }) },
+    ...(ban.message === null ? [] : [{ text: mail(language, 'ban.message', { message: ban.message }) }]),
+    {
+      text: ban.expires === null ? mail(language, 'ban.permanent') : mail(language, 'ban.until', { when: new Date(ban.expires * 1000) }),
+    },
+  ]);
+}
+
+/** A ban lifted before its end, in the player's language. */
+export function banLiftedMessage(language: Language, lift: { account: string; scope: string }): MailContent {
+  return paragraphsMail(mail(language, 'ban.liftedSubject'), [
+    { text: mail(language, `ban.lifted.${lift.scope}`, { account: lift.account }) },
+  ]);
+}
+
+/**
+ * PREMIUM_RECLAIM (contract section 20): a player proved they own the official account of a name a profile of this
+ * account had; the profile passed to them, or (`renamed`) stays here under another name.
+ */
+export function premiumReclaimedMessage(language: Language, reclaim: { account: string; name: string; renamed?: string }): MailContent {
+  return paragraphsMail(mail(language, 'premiumReclaim.subject', { name: reclaim.name }), [
+    { text: mail(language, 'premiumReclaim.greeting', { account: reclaim.account }) },
+    {
+      text: reclaim.renamed
+        ? mail(language, 'premiumReclaim.renamed', { name: reclaim.name, renamed: reclaim.renamed })
+        : mail(language, 'premiumReclaim.moved', { name: reclaim.name }),
+    },
   ]);
 }

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { DEFAULT_PROFILE_SETTINGS } from '../settings.ts';
 import { after, before, it } from 'node:test';
 import { SMTPServer } from 'smtp-server';
-import { SYSTEM } from '../audit/audit.ts';
-import { createAccount } from '../accounts/service.ts';
+import { serviceActing } from '../audit/acting.ts';
+import { createAccount } from '../accounts/create-account.ts';
 import { systemClock } from '../clock.ts';
 import { queueMail } from '../mail/outbox.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
@@ -74,10 +74,10 @@ describeEachDatabase('metrics', (kind) => {
   it('counts a repeated head image as a cache hit and the first as a miss', async () => {
     const username = uniqueName();
     await createAccount(
+      serviceActing('system'),
       service.db,
       systemClock,
       { username, mail: `${username}@example.org`, password: 'a good password', perms: 0 },
-      SYSTEM,
       DEFAULT_PROFILE_SETTINGS,
     );
     const hits = (samples: Map<string, number>) =>

@@ -4,19 +4,15 @@
 // refresh tokens (the adapter no longer finds the grant) and its access tokens (game tokens carry the grant's id).
 import type { Kysely } from 'kysely';
 import type { AdapterPayload } from 'oidc-provider';
-import { recordAudit, type Actor } from '../audit/audit.ts';
+import { type Acting, type ActingAccount, serviceActing } from '../audit/acting.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { unixSeconds, type Clock } from '../clock.ts';
 import type { Database, Executor } from '../database/schema.ts';
 import { notFound } from '../http/envelope.ts';
 import type { OAuthGrantRecord } from '../http/shapes/oauth.ts';
-import { unsignedUuid, userUuid } from '../yggdrasil/shapes.ts';
+import { profileRef, userUuid } from '../yggdrasil/shapes.ts';
 import type { GameTokens } from '../yggdrasil/tokens.ts';
-
-export const SCOPES = {
-  select: 'Yggdrasil.PlayerProfiles.Select',
-  read: 'Yggdrasil.PlayerProfiles.Read',
-  join: 'Yggdrasil.Server.Join',
-} as const;
+import { makesGameTokens, SCOPES } from '../shared/oauth-scopes.ts';
 
 /** An OAuth access token's life (the value LittleSkin and Janus use); the refresh token's is in provider.ts. */
 export const OAUTH_ACCESS_TOKEN_SECONDS = 3 * 86400;
@@ -55,7 +51,7 @@ export class OAuthGrants {
     return row?.user_id ?? null;
   }
 
-  async record(executor: Executor, grant: NewGrant, actor: Actor): Promise<void> {
+  async record(acting: Acting, executor: Executor, grant: NewGrant): Promise<void> {
     const now = this.clock.now();
     await executor
       .insertInto('oauth_grants')
@@ -72,7 +68,7 @@ export class OAuthGrants {
       })
       .execute();
     await recordAudit(executor, now, {
-      actor,
+      actor: acting.actor,
       action: 'oauth.grant',
       target: grant.userId,
       details: { client: grant.clientId, scopes: grant.scopes },
@@ -99,8 +95,7 @@ export class OAuthGrants {
         .set({ expires_at: Math.max(grant.expires_at, endsAt), ...(model === 'AccessToken' && { last_used_at: now }) })
         .where('id', '=', grant.id)
         .execute();
-      const scopes = new Set(String(payload.scope ?? '').split(' '));
-      if (model !== 'AccessToken' || !scopes.has(SCOPES.select) || !scopes.has(SCOPES.join) || grant.profile_id === null) return;
+      if (model !== 'AccessToken' || !makesGameTokens(String(payload.scope ?? '').split(' ')) || grant.profile_id === null) return;
       const profile = await trx.selectFrom('profiles').select(['id', 'name']).where('id', '=', grant.profile_id).executeTakeFirst();
       if (profile) await this.gameTokens.issueOAuth(trx, id, grant.user_id, profile, grant.id, endsAt);
     });
@@ -114,14 +109,14 @@ export class OAuthGrants {
       .where('grant_key', '=', grantKey)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    if (grant) await this.end(grant, { id: null, name: 'system' });
+    if (grant) await this.end(serviceActing('system'), grant);
   }
 
   /**
    * Ends every grant of a client an admin deletes, each in its account's audit trail, and removes their codes and
    * tokens; returns how many grants were in use.
    */
-  async endClient(executor: Executor, clientId: string, actor: Actor): Promise<number> {
+  async endClient(acting: Acting, executor: Executor, clientId: string): Promise<number> {
     const now = this.clock.now();
     const ended = await executor
       .selectFrom('oauth_grants')
@@ -136,7 +131,12 @@ export class OAuthGrants {
       .where('revoked_at', 'is', null)
       .execute();
     for (const grant of ended)
-      await recordAudit(executor, now, { actor, action: 'oauth.revoke', target: grant.user_id, details: { client: clientId } });
+      await recordAudit(executor, now, {
+        actor: acting.actor,
+        action: 'oauth.revoke',
+        target: grant.user_id,
+        details: { client: clientId },
+      });
     await executor
       .deleteFrom('oauth_models')
       .where('grant_id', 'in', executor.selectFrom('oauth_grants').select('grant_key').where('client_id', '=', clientId))
@@ -154,6 +154,7 @@ export class OAuthGrants {
         'oauth_grants.id',
         'oauth_grants.client_id',
         'oauth_clients.name as client_name',
+        'oauth_clients.builtin',
         'oauth_grants.scopes',
         'profiles.uuid',
         'profiles.name',
@@ -167,33 +168,38 @@ export class OAuthGrants {
       .execute();
     return rows.map((row) => ({
       id: row.id,
-      client: { id: row.client_id, name: row.client_name ?? row.client_id },
+      client: { id: row.client_id, name: row.client_name ?? row.client_id, shared: row.builtin === 1 },
       scopes: row.scopes.split(' ').filter((scope) => scope !== ''),
-      profile: row.uuid === null || row.name === null ? null : { id: unsignedUuid(row.uuid), name: row.name },
+      profile: row.uuid === null || row.name === null ? null : profileRef({ uuid: row.uuid, name: row.name }),
       created: unixSeconds(row.created_at),
       last_used: row.last_used_at === null ? null : unixSeconds(row.last_used_at),
     }));
   }
 
   /** The player revokes one of their grants; 404 for one that is not theirs or not in use. */
-  async revoke(userId: number, id: number, actor: Actor): Promise<void> {
+  async revoke(acting: ActingAccount, id: number): Promise<void> {
     const grant = await this.db
       .selectFrom('oauth_grants')
       .select(['id', 'user_id', 'client_id'])
       .where('id', '=', id)
-      .where('user_id', '=', userId)
+      .where('user_id', '=', acting.accountId)
       .where('revoked_at', 'is', null)
       .where('expires_at', '>', this.clock.now())
       .executeTakeFirst();
     if (!grant) throw notFound('oauth.grantNotFound');
-    await this.end(grant, actor);
+    await this.end(acting, grant);
   }
 
-  private async end(grant: { id: number; user_id: number; client_id: string }, actor: Actor) {
+  private async end(acting: Acting, grant: { id: number; user_id: number; client_id: string }) {
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
       await trx.updateTable('oauth_grants').set({ revoked_at: now }).where('id', '=', grant.id).where('revoked_at', 'is', null).execute();
-      await recordAudit(trx, now, { actor, action: 'oauth.revoke', target: grant.user_id, details: { client: grant.client_id } });
+      await recordAudit(trx, now, {
+        actor: acting.actor,
+        action: 'oauth.revoke',
+        target: grant.user_id,
+        details: { client: grant.client_id },
+      });
     });
   }
 
@@ -226,11 +232,11 @@ export class OAuthGrants {
         .where('oauth_grants.grant_key', '=', grantKey)
         .where('profiles.user_id', '=', userId)
         .executeTakeFirst();
-      if (chosen) claims.selectedProfile = { id: unsignedUuid(chosen.uuid), name: chosen.name };
+      if (chosen) claims.selectedProfile = profileRef(chosen);
     }
     if (scopes.has(SCOPES.read)) {
       const profiles = await this.db.selectFrom('profiles').select(['uuid', 'name']).where('user_id', '=', userId).orderBy('id').execute();
-      claims.availableProfiles = profiles.map((profile) => ({ id: unsignedUuid(profile.uuid), name: profile.name }));
+      claims.availableProfiles = profiles.map(profileRef);
     }
     return claims;
   }

@@ -59,7 +59,7 @@ declare module 'oidc-provider' {
     query: Record<string, string | string[] | undefined>;
     status: number;
     body: any;
-    oidc?: { route?: string; params?: Record<string, unknown>; client?: ClientModel };
+    oidc?: { route?: string; params?: Record<string, unknown>; body?: Record<string, unknown>; client?: ClientModel };
   }
 
   export interface Account {
@@ -72,6 +72,8 @@ declare module 'oidc-provider' {
     proxy: boolean;
     use(middleware: (ctx: KoaContextWithOIDC, next: () => Promise<void>) => Promise<void>): void;
     callback(): (request: IncomingMessage, response: ServerResponse) => void;
+    /** The interaction the request's browser holds (its interaction cookie); throws errors.SessionNotFound without one. */
+    interactionDetails(request: IncomingMessage, response: ServerResponse): Promise<InteractionModel>;
     on(event: string, listener: (...args: any[]) => void): void;
     DeviceCode: {
       find(id: string, options?: { ignoreExpiration?: boolean }): Promise<DeviceCodeModel | undefined>;
@@ -85,5 +87,6 @@ declare module 'oidc-provider' {
   export const errors: {
     InvalidScope: new (description: string, scope?: string) => Error;
     AccessDenied: new (description?: string) => Error;
+    SessionNotFound: new (description?: string) => Error;
   };
 }

@@ -1,9 +1,10 @@
 // Yggdrasil Connect's OpenID Provider (contract section 18): oidc-provider, configured for launchers, with its
 // state in the database (adapter.ts), its ID-token key in signing_keys and its cookie keys derived from JWT_SECRET,
 // so that every instance answers alike. Rules the library lacks are added around it here: user codes of the
-// service's code alphabet with `interval` and the `/device` page in the device answer, `slow_down`, Select + Read
-// refused together, and `unauthorized_client` for a client without the device grant; and registered clients' secrets
-// are compared hashed.
+// service's code alphabet with `interval` and the `/device` page in the device answer, `slow_down`, unknown scopes and
+// Select + Read refused, and `unauthorized_client` for a client without the device grant; and registered clients'
+// secrets are compared hashed. The interaction cookie goes to the consent API (CONSENT_API_PATH), which accepts a
+// consent only from the browser that began the request (contract 15b).
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
@@ -13,7 +14,8 @@ import type { Database } from '../database/schema.ts';
 import { storedPrivateKey } from '../signing/service-key.ts';
 import { databaseAdapter, modelKey } from './adapter.ts';
 import { clientMetadata, clientSecretMatches, DEVICE_GRANT, isLoopbackRedirect } from './clients.ts';
-import { OAUTH_ACCESS_TOKEN_SECONDS, SCOPES, type OAuthGrants } from './grants.ts';
+import { SCOPES, SUPPORTED_SCOPES } from '../shared/oauth-scopes.ts';
+import { OAUTH_ACCESS_TOKEN_SECONDS, type OAuthGrants } from './grants.ts';
 import { newUserCode, shownUserCode } from './user-codes.ts';
 
 export const ROUTES = {
@@ -23,14 +25,21 @@ export const ROUTES = {
   userinfo: '/oauth/userinfo',
   jwks: '/oauth/jwks',
   revocation: '/oauth/revoke',
-  // The library's own pages: never routed to it (the service's page /device takes their place).
+  // The library's own page: never routed to it (the service's page /device takes its place).
   code_verification: '/oauth/device/verify',
-  end_session: '/oauth/session/end',
 } as const;
+
+/**
+ * Where the consent pages' API lives: the library's interaction cookie (`_interaction`, naming the request this browser
+ * began) is sent there, and only there, so that a consent counts only from that browser.
+ */
+export const CONSENT_API_PATH = '/api/oauth';
 
 /** Seconds a launcher waits between polls of a device code (RFC 8628 interval); a sooner poll gets slow_down. */
 export const DEVICE_POLL_INTERVAL = 5;
-export const DEVICE_CODE_SECONDS = 600;
+/** A device code, and an authorization request waiting for the player, end this long after they were made
+ * (contract 15b): a stranger's unfinished requests do not pile up. */
+export const UNFINISHED_REQUEST_SECONDS = 600;
 /** A refresh token lives this long from its last use: each use rotates it into a new one. */
 export const REFRESH_TOKEN_SECONDS = 30 * 86400;
 /** The page where a player logs in and consents to an authorization request (web/src). */
@@ -62,12 +71,16 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
   const provider = new Provider(publicUrl, {
     adapter,
     jwks: { keys: [{ ...jwk, kid, alg: 'RS256', use: 'sig' }] },
-    cookies: { keys: [deriveKey(deps.jwtSecret, 'skin service: oauth cookies').toString('base64url')] },
+    cookies: {
+      keys: [deriveKey(deps.jwtSecret, 'skin service: oauth cookies').toString('base64url')],
+      // The interaction cookie's path: it is set where the request is sent on (the /authorize page) unless said here.
+      short: { httpOnly: true, sameSite: 'lax', path: CONSENT_API_PATH },
+    },
     routes: ROUTES,
     responseTypes: ['code'],
     subjectTypes: ['public'],
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
-    scopes: ['openid', 'profile', 'email', 'offline_access', SCOPES.select, SCOPES.read, SCOPES.join],
+    scopes: SUPPORTED_SCOPES,
     claims: {
       openid: ['sub'],
       profile: ['nickname', 'picture'],
@@ -78,8 +91,15 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
     // The ID token carries every claim its scopes grant (selectedProfile above all), as launchers read it there.
     conformIdTokenClaims: false,
     extraParams: {
-      // Not a parameter of its own: the hook that sees every authorization request's scope (LittleSkin's rule).
-      scope(_ctx: unknown, value: string | undefined) {
+      // Not a parameter of its own: the hook that sees every authorization and device request. A scope this service
+      // does not know is refused (contract 15b) rather than dropped quietly: the library drops it from `value`, so the
+      // request as sent is read. Select and Read together are refused as LittleSkin does.
+      scope(ctx: KoaContextWithOIDC, value: string | undefined) {
+        const sent = (ctx.method === 'POST' ? ctx.oidc?.body : ctx.query)?.scope;
+        const unknown = (typeof sent === 'string' ? sent.split(' ') : []).find(
+          (scope) => scope !== '' && !SUPPORTED_SCOPES.includes(scope),
+        );
+        if (unknown !== undefined) throw new errors.InvalidScope('requested scope is not supported', unknown);
         const asked = new Set(value?.split(' '));
         if (asked.has(SCOPES.select) && asked.has(SCOPES.read))
           throw new errors.InvalidScope(`${SCOPES.select} and ${SCOPES.read} cannot be asked together`, SCOPES.read);
@@ -95,6 +115,9 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
       revocation: { enabled: true },
       userinfo: { enabled: true },
       introspection: { enabled: false },
+      // Discovery names only what is served (contract 15b): neither pushed requests nor the library's logout page.
+      pushedAuthorizationRequests: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
     },
     pkce: { required: () => true },
     rotateRefreshToken: true,
@@ -103,9 +126,9 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
     ttl: {
       AccessToken: OAUTH_ACCESS_TOKEN_SECONDS,
       AuthorizationCode: 60,
-      DeviceCode: DEVICE_CODE_SECONDS,
+      DeviceCode: UNFINISHED_REQUEST_SECONDS,
       IdToken: 3600,
-      Interaction: 3600,
+      Interaction: UNFINISHED_REQUEST_SECONDS,
       Session: 3600,
       RefreshToken: REFRESH_TOKEN_SECONDS,
       // A grant lasts while its refresh tokens do; revoking it is the way it ends.

@@ -71,7 +71,7 @@ describeEachDatabase('OAuth clients admins register', (kind) => {
       code_challenge_method: 'S256',
     });
     const browser = new CookieJar();
-    const opened = await service.call('GET', url.pathname + url.search);
+    const opened = await service.call('GET', url.pathname + url.search, { ip: randomAddress() });
     browser.take(opened.headers);
     return { opened, browser };
   }
@@ -82,7 +82,7 @@ describeEachDatabase('OAuth clients admins register', (kind) => {
     const { opened, browser } = await openAuthorization(config, redirect, verifier);
     assert.equal(opened.status, 303, opened.raw.toString());
     const uid = new URL(String(opened.headers.location), PUBLIC_URL).searchParams.get('uid')!;
-    const approved = await service.call('POST', '/api/oauth/consent', { token, body: { uid, approve: true } });
+    const approved = await service.call('POST', '/api/oauth/consent', { token, body: { uid, approve: true }, headers: browser.header() });
     assert.equal(approved.status, 200, approved.body.msg);
     const back = await service.call('GET', new URL(approved.body.data.redirect, PUBLIC_URL).pathname, { headers: browser.header() });
     const callback = new URL(String(back.headers.location));

@@ -4,7 +4,8 @@
 // to list, change or delete.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { recordAudit, type Actor } from '../audit/audit.ts';
+import type { Acting } from '../audit/acting.ts';
+import { recordAudit } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import type { Database, OAuthClientsTable } from '../database/schema.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
@@ -59,7 +60,7 @@ export class RegisteredClients {
   }
 
   /** A new client; a confidential one's secret is in the answer, and nowhere else afterwards. */
-  async create(input: NewClient, actor: Actor): Promise<NewOAuthClientRecord> {
+  async create(acting: Acting, input: NewClient): Promise<NewOAuthClientRecord> {
     checkUsable(input.redirect_uris, input.device);
     const secret = input.public ? undefined : randomBytes(32).toString('base64url');
     const row = {
@@ -76,12 +77,17 @@ export class RegisteredClients {
         .values({ ...row, secret_hash: secret === undefined ? null : tokenHash(secret), builtin: 0, created_at: now })
         .execute();
       const { id: client, ...details } = recordOf(row);
-      await recordAudit(trx, now, { actor, action: 'oauth.client.create', target: actor.id, details: { client, ...details } });
+      await recordAudit(trx, now, {
+        actor: acting.actor,
+        action: 'oauth.client.create',
+        target: acting.actor.id,
+        details: { client, ...details },
+      });
     });
     return { ...recordOf(row), ...(secret !== undefined && { secret }) };
   }
 
-  async update(id: string, changes: ClientChanges, actor: Actor): Promise<OAuthClientRecord> {
+  async update(acting: Acting, id: string, changes: ClientChanges): Promise<OAuthClientRecord> {
     const current = recordOf(await this.find(id));
     const next = { ...current, ...changes, ...(changes.name !== undefined && { name: changes.name.trim() }) };
     checkUsable(next.redirect_uris, next.device);
@@ -92,19 +98,29 @@ export class RegisteredClients {
         .set({ name: next.name, redirect_uris: JSON.stringify(next.redirect_uris), device: next.device ? 1 : 0 })
         .where('id', '=', id)
         .execute();
-      await recordAudit(trx, now, { actor, action: 'oauth.client.update', target: actor.id, details: { client: id, ...changes } });
+      await recordAudit(trx, now, {
+        actor: acting.actor,
+        action: 'oauth.client.update',
+        target: acting.actor.id,
+        details: { client: id, ...changes },
+      });
     });
     return next;
   }
 
   /** Deletes the client and ends its grants: their access tokens no longer join, their refresh tokens no longer refresh. */
-  async remove(id: string, actor: Actor): Promise<void> {
+  async remove(acting: Acting, id: string): Promise<void> {
     const { name } = await this.find(id);
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
-      const grants = await this.grants.endClient(trx, id, actor);
+      const grants = await this.grants.endClient(acting, trx, id);
       await trx.deleteFrom('oauth_clients').where('id', '=', id).execute();
-      await recordAudit(trx, now, { actor, action: 'oauth.client.delete', target: actor.id, details: { client: id, name, grants } });
+      await recordAudit(trx, now, {
+        actor: acting.actor,
+        action: 'oauth.client.delete',
+        target: acting.actor.id,
+        details: { client: id, name, grants },
+      });
     });
   }
 

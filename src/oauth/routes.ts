@@ -1,10 +1,11 @@
 // Yggdrasil Connect's routes (contract section 18): the OpenID Provider's own endpoints, handed to oidc-provider
-// untouched (it reads the body itself), the consent page's API, the players' grants and the clients admins register.
+// untouched (it reads the body itself) once the requests that store a row are counted against the address's limit,
+// the consent page's API, the players' grants and the clients admins register.
+import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { callerOf } from '../accounts/authenticate.ts';
-import { actorOf } from '../audit/audit.ts';
-import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
+import { envelopeSchema, errorResponses, message, ok, useErrorShape, type ErrorBody } from '../http/envelope.ts';
 import {
   NEW_OAUTH_CLIENT_EXAMPLE,
   NEW_OAUTH_CLIENT_SCHEMA,
@@ -15,6 +16,7 @@ import {
   OAUTH_REQUEST_EXAMPLE,
   OAUTH_REQUEST_SCHEMA,
 } from '../http/shapes/oauth.ts';
+import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
 import type { Consent, RequestRef } from './consent.ts';
 import type { OAuthGrants } from './grants.ts';
 import { ROUTES } from './provider.ts';
@@ -33,14 +35,40 @@ const PROVIDER_PATHS = [
   ROUTES.revocation,
 ];
 
-export async function providerRoutes(app: FastifyInstance, provider: Provider, publicUrl: string) {
+/** The service's own refusals on the provider's paths (a limit, a path it does not serve), in OAuth's error shape. */
+const OAUTH_ERROR_SCHEMA = {
+  $id: 'OAuthError',
+  type: 'object',
+  required: ['error', 'error_description'],
+  properties: {
+    error: { type: 'string', description: 'temporarily_unavailable (429), server_error (5xx) or invalid_request' },
+    error_description: { type: 'string' },
+  },
+  examples: [
+    { error: 'temporarily_unavailable', error_description: 'Too many launcher logins begun from your address; try again in 12 minutes' },
+  ],
+} as const;
+const oauthErrorBody: ErrorBody = (status, message) => ({
+  error: status === 429 ? 'temporarily_unavailable' : status >= 500 ? 'server_error' : 'invalid_request',
+  error_description: message || STATUS_CODES[status],
+});
+
+/** A device request, or an authorization request: each stores a row until it ends (an interaction, a device code). */
+const storesARow = (request: FastifyRequest) =>
+  (request.routeOptions.url === ROUTES.device_authorization && request.method === 'POST') ||
+  (request.routeOptions.url === ROUTES.authorization && request.method !== 'OPTIONS');
+
+export async function providerRoutes(app: FastifyInstance, provider: Provider, publicUrl: string, limiter: RateLimiter) {
   const handle = provider.callback();
   const { host, protocol } = new URL(publicUrl);
+  useErrorShape(app, '/oauth/', oauthErrorBody, OAUTH_ERROR_SCHEMA);
   await app.register(async (scope) => {
     // The library parses its own bodies: no parser here reads the stream.
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     const pass = async (request: FastifyRequest, reply: FastifyReply) => {
+      // Counted before the library stores anything; a refusal is a 429 with Retry-After in OAuth's shape.
+      if (storesARow(request)) await limiter.take(RULES.oauthRequestsPerAddress, request.ip);
       reply.hijack();
       // Its links and cookies are the public address's, whatever address the request came to.
       request.raw.headers['x-forwarded-host'] = host;
@@ -75,8 +103,12 @@ const redirectSchema = {
 } as const;
 const tags = ['Yggdrasil Connect'];
 
-const refOf = (body: { user_code?: string; uid?: string }): RequestRef =>
-  body.user_code !== undefined ? { user_code: body.user_code } : { uid: body.uid ?? '' };
+/** The request a body names; for a uid, whether this browser began it (its interaction cookie names the same uid). */
+async function refOf(consent: Consent, body: { user_code?: string; uid?: string }, request: FastifyRequest, reply: FastifyReply) {
+  const { user_code, uid = '' } = body;
+  if (user_code !== undefined) return { user_code } satisfies RequestRef;
+  return { uid, begunHere: (await consent.interactionOfBrowser(request.raw, reply.raw)) === uid } satisfies RequestRef;
+}
 
 export function consentRoutes(fastify: FastifyInstance, consent: Consent) {
   const app = withSchemaTypes(fastify);
@@ -86,12 +118,15 @@ export function consentRoutes(fastify: FastifyInstance, consent: Consent) {
       config: { access: 'player' },
       schema: {
         summary: "A launcher's request waiting for you: by the code it shows (user_code) or the page's uid",
+        description:
+          "A uid is answered only to the browser that began the authorization request (the provider's interaction cookie, " +
+          'sent to /api/oauth only): from any other, 400. client.shared marks the built-in client any launcher uses.',
         tags,
         body: refBody,
-        response: { 200: envelopeSchema(OAUTH_REQUEST_SCHEMA, ok(OAUTH_REQUEST_EXAMPLE)), ...errorResponses(404, 429) },
+        response: { 200: envelopeSchema(OAUTH_REQUEST_SCHEMA, ok(OAUTH_REQUEST_EXAMPLE)), ...errorResponses(400, 404, 429) },
       },
     },
-    async (request) => ok(await consent.describe(callerOf(request).user, refOf(request.body))),
+    async (request, reply) => ok(await consent.describe(callerOf(request), await refOf(consent, request.body, request, reply))),
   );
 
   app.post(
@@ -100,15 +135,18 @@ export function consentRoutes(fastify: FastifyInstance, consent: Consent) {
       config: { access: 'player' },
       schema: {
         summary: "Approve (with the profile when it asks to choose one) or refuse a launcher's request; redirect: where the page goes next",
+        description:
+          'A uid is answered only from the browser that began the authorization request (its interaction cookie): from any ' +
+          'other, 400 and nothing is granted. An approval is audited (oauth.grant) and mailed to the player.',
         tags,
         body: consentBody,
-        response: { 200: envelopeSchema(redirectSchema, ok({ redirect: null })), ...errorResponses(403, 404, 429) },
+        response: { 200: envelopeSchema(redirectSchema, ok({ redirect: null })), ...errorResponses(400, 403, 404, 429) },
       },
     },
-    async (request) => {
-      const { user } = callerOf(request);
-      const ref = refOf(request.body);
-      const answer = request.body.approve ? await consent.approve(user, ref, request.body.profile) : await consent.deny(user, ref);
+    async (request, reply) => {
+      const caller = callerOf(request);
+      const ref = await refOf(consent, request.body, request, reply);
+      const answer = request.body.approve ? await consent.approve(caller, ref, request.body.profile) : await consent.deny(caller, ref);
       return ok(answer, message(request.body.approve ? 'oauth.approved' : 'oauth.refused'));
     },
   );
@@ -142,8 +180,7 @@ export function grantRoutes(fastify: FastifyInstance, grants: OAuthGrants) {
       },
     },
     async (request) => {
-      const { user } = callerOf(request);
-      await grants.revoke(user.id, request.params.id, actorOf(user));
+      await grants.revoke(callerOf(request), request.params.id);
       return ok({}, message('oauth.revoked'));
     },
   );
@@ -203,7 +240,7 @@ export function clientRoutes(fastify: FastifyInstance, clients: RegisteredClient
     },
     async (request, reply) => {
       reply.code(201);
-      return ok(await clients.create(request.body, actorOf(callerOf(request).user)), message('oauth.clientCreated'));
+      return ok(await clients.create(callerOf(request), request.body), message('oauth.clientCreated'));
     },
   );
 
@@ -225,8 +262,7 @@ export function clientRoutes(fastify: FastifyInstance, clients: RegisteredClient
         response: { 200: envelopeSchema(OAUTH_CLIENT_SCHEMA, ok(OAUTH_CLIENT_EXAMPLE)), ...errorResponses(400, 404) },
       },
     },
-    async (request) =>
-      ok(await clients.update(request.params.id, request.body, actorOf(callerOf(request).user)), message('oauth.clientSaved')),
+    async (request) => ok(await clients.update(callerOf(request), request.params.id, request.body), message('oauth.clientSaved')),
   );
 
   app.delete(
@@ -241,7 +277,7 @@ export function clientRoutes(fastify: FastifyInstance, clients: RegisteredClient
       },
     },
     async (request) => {
-      await clients.remove(request.params.id, actorOf(callerOf(request).user));
+      await clients.remove(callerOf(request), request.params.id);
       return ok({}, message('oauth.clientDeleted'));
     },
   );

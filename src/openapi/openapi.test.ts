@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { openApiEnglishCatalogue, type OpenApiCatalogue } from './openapi.ts';
+import Fastify from 'fastify';
+import { errorSchemaIdFor } from '../http/envelope.ts';
+import { ENGLISH_CATALOGUE_FILE, englishCatalogueText, openApiEnglishCatalogue, type OpenApiCatalogue } from './openapi.ts';
 import { startService, type TestService } from '../../test/support/service.ts';
 
 interface Operation {
@@ -14,6 +16,48 @@ interface Operation {
   security?: Record<string, string[]>[];
   requestBody?: { content: Record<string, { example?: unknown }> };
   responses: Record<string, { content?: Record<string, { example?: unknown }> }>;
+}
+
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+}
+
+/**
+ * The answer without each optional field it holds, one field at a time, at any depth (inside records, the items of
+ * arrays, and the branches of anyOf/oneOf that are records): each with the path of the field left out.
+ */
+function withoutEachOptionalField(schema: JsonSchema, answer: unknown, path = ''): [string, unknown][] {
+  if (Array.isArray(answer)) {
+    if (!schema.items) return [];
+    return answer.flatMap((item, index) =>
+      withoutEachOptionalField(schema.items!, item, `${path}[${index}]`).map(([field, variant]): [string, unknown] => [
+        field,
+        answer.map((other, at) => (at === index ? variant : other)),
+      ]),
+    );
+  }
+  if (answer === null || typeof answer !== 'object') return [];
+  const branches = [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].filter((branch) => branch.properties);
+  if (branches.length > 0) return branches.flatMap((branch) => withoutEachOptionalField(branch, answer, path));
+  const record = answer as Record<string, unknown>;
+  const variants: [string, unknown][] = [];
+  for (const [name, value] of Object.entries(record)) {
+    const field = schema.properties?.[name];
+    if (!field) continue;
+    if (!schema.required?.includes(name)) {
+      const { [name]: _left, ...rest } = record;
+      variants.push([`${path}.${name}`, rest]);
+    }
+    for (const [deeper, variant] of withoutEachOptionalField(field, value, `${path}.${name}`)) {
+      variants.push([deeper, { ...record, [name]: variant }]);
+    }
+  }
+  return variants;
 }
 
 /** A route as "METHOD /path" with every path parameter written `{}`: interface.md writes `:uuid`, OpenAPI `{uuid}`. */
@@ -37,8 +81,22 @@ describe('OpenAPI document and docs page', () => {
     );
 
   before(async () => {
-    // With GRAVIT_TOKEN, so that the GravitLauncher API is there to be documented.
-    service = await startService('sqlite', { settings: { gravitToken: 'a-launchserver-token-for-the-docs' } });
+    // With GRAVIT_TOKEN, FRIENDS and MOJANG_FALLBACK, so that the GravitLauncher API, the friends routes and the premium link are there to be documented.
+    service = await startService('sqlite', {
+      settings: {
+        gravitToken: 'a-launchserver-token-for-the-docs',
+        friends: true,
+        fallback: {
+          mode: 'skins',
+          cacheTtlSeconds: 600,
+          premiumReclaim: false,
+          premiumImport: true,
+          sources: [
+            { kind: 'mojang', name: 'Mojang', sessionUrl: 'http://127.0.0.1:9', apiUrl: 'http://127.0.0.1:9', texturesHost: '127.0.0.1' },
+          ],
+        },
+      },
+    });
     const reply = await service.call('GET', '/api/openapi.json');
     assert.equal(reply.status, 200);
     document = reply.body;
@@ -101,7 +159,8 @@ describe('OpenAPI document and docs page', () => {
       if (game || gravit) {
         assert.ok(success.length >= 1 && success.every((status) => ['200', '204'].includes(status)), `${key}: 200 or 204`);
       } else assert.equal(success.length, 1, `${key}: one success (or redirect) status`);
-      const errorSchema = game ? 'YggdrasilError' : gravit ? 'GravitError' : 'ErrorEnvelope';
+      // Each API's own error shape (YggdrasilError, GravitError, Mojang's services shape…), else the envelope.
+      const errorSchema = errorSchemaIdFor(service.app, key.split(' ')[1]!);
       for (const [status, response] of Object.entries(operation.responses)) {
         const json = response.content?.['application/json'];
         if (status.startsWith('2') && json) assert.notEqual(json.example, undefined, `${key}: example of the ${status} answer`);
@@ -112,6 +171,35 @@ describe('OpenAPI document and docs page', () => {
       const jsonBody = operation.requestBody?.content['application/json'];
       if (jsonBody) assert.notEqual(jsonBody.example, undefined, `${key}: example of the body`);
     }
+  });
+
+  it("serialises every answer's example, and the example without each of its optional fields, as the routes do (issue 45)", async () => {
+    // Fastify's own serialiser (fast-json-stringify, compiled from the response schema) throws on a required field
+    // that an answer lacks: the refresh of an unbound token answered 500 that way. Each answer schema of the document
+    // is a route of a probe, which sends back what it is given.
+    const probe = Fastify({ logger: false });
+    const cases: { key: string; schema: JsonSchema; answer: unknown }[] = [];
+    for (const { key, operation } of operations()) {
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const json = response.content?.['application/json'] as { schema?: JsonSchema; example?: unknown } | undefined;
+        if (!status.startsWith('2') || !json?.schema || json.example === undefined) continue;
+        const url = `/probe/${cases.length}`;
+        probe.post(url, { schema: { response: { 200: json.schema } } }, async (request) => request.body);
+        cases.push({ key: `${key} ${status}`, schema: json.schema, answer: json.example });
+      }
+    }
+    await probe.ready();
+    let variants = 0;
+    for (const [index, { key, schema, answer }] of cases.entries()) {
+      for (const [without, variant] of [['nothing', answer] as const, ...withoutEachOptionalField(schema, answer)]) {
+        const reply = await probe.inject({ method: 'POST', url: `/probe/${index}`, payload: variant as object });
+        assert.equal(reply.statusCode, 200, `${key} without ${without}: ${reply.body}`);
+        assert.deepEqual(JSON.parse(reply.body), variant, `${key} without ${without}: serialised as it is`);
+        variants += 1;
+      }
+    }
+    assert.ok(cases.length > 50 && variants > cases.length, `${cases.length} answers, ${variants} variants`);
+    await probe.close();
   });
 
   it('serves the docs page from this service alone', async () => {
@@ -132,13 +220,31 @@ describe('OpenAPI document and docs page', () => {
     const catalogue = (language: string) =>
       JSON.parse(readFileSync(new URL(`../../locales/${language}/openapi.json`, import.meta.url), 'utf8')) as OpenApiCatalogue;
 
-    it('has the English catalogue hold exactly what the routes declare', () => {
-      // After changing a route's summary or description, update locales/en/openapi.json and translate the change.
-      assert.deepEqual(catalogue('en'), openApiEnglishCatalogue(service.app));
+    it('has the English catalogue generated from the routes, as `npm run openapi:catalogue` writes it', () => {
+      // locales/en/openapi.json is never edited by hand: after changing a route's summary or description (or a merge
+      // that touched the file) run `npm run openapi:catalogue`, then translate the change.
+      const generated = englishCatalogueText(openApiEnglishCatalogue(service.app));
+      assert.ok(
+        readFileSync(ENGLISH_CATALOGUE_FILE, 'utf8') === generated,
+        'locales/en/openapi.json is stale: run `npm run openapi:catalogue`',
+      );
+    });
+
+    it('has the tags, access sentences and answer meanings of the generated catalogue in Russian and Chinese', () => {
+      const english = openApiEnglishCatalogue(service.app);
+      for (const language of ['ru', 'zh-CN']) {
+        const translated = catalogue(language);
+        assert.ok(translated.info.description, `${language}: info.description`);
+        for (const section of ['tags', 'access', 'responses'] as const) {
+          const words = translated[section] as Record<string, string>;
+          for (const key of Object.keys(english[section])) assert.ok(words[key], `${language}: ${section}.${key}`);
+        }
+      }
     });
 
     it('has every operation with a summary or description translated into Russian and Chinese', () => {
-      const english = catalogue('en');
+      // The keys of the generated catalogue, not of the file: a route missing from a stale file still counts.
+      const english = openApiEnglishCatalogue(service.app);
       for (const language of ['ru', 'zh-CN']) {
         const translated = catalogue(language);
         for (const [key, texts] of Object.entries(english.operations)) {
@@ -150,7 +256,7 @@ describe('OpenAPI document and docs page', () => {
     });
 
     it('has every field, parameter and header description translated into Russian and Chinese', () => {
-      const english = Object.keys(catalogue('en').descriptions);
+      const english = Object.keys(openApiEnglishCatalogue(service.app).descriptions);
       assert.ok(english.length > 20, 'the document describes its fields');
       for (const language of ['ru', 'zh-CN']) {
         const translated = catalogue(language).descriptions;

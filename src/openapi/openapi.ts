@@ -44,9 +44,22 @@ interface OperationTexts {
 /** "GET /api/home/skins/{uuid}": an operation as the document names it, and its key in locales/<language>/openapi.json. */
 export const operationKey = (method: string, url: string) => `${method.toUpperCase()} ${url.replace(/:([A-Za-z_]+)/g, '{$1}')}`;
 
+/**
+ * The examples of the routes' bodies and JSON answers as the routes declare them, by "METHOD /path body" and
+ * "METHOD /path 200". @fastify/swagger converts an example as if it were a schema: an answer with a field named
+ * `properties` (the game profile's) came out as an object of its items. The document gets them back as declared.
+ */
+type DeclaredExamples = Map<string, unknown>;
+
+/** The one example a schema declares (`examples: [one]`, as every route here does), if any. */
+const declaredExample = (schema: unknown): { example: unknown } | undefined => {
+  const examples = (schema as { examples?: unknown[] } | undefined)?.examples;
+  return examples?.length === 1 ? { example: examples[0] } : undefined;
+};
+
 /** Adds to a route's schema what every route shares; errors in the shape of the API the route belongs to. */
 const documentRouteOf =
-  (app: FastifyInstance, texts: Map<string, OperationTexts>): SwaggerTransform =>
+  (app: FastifyInstance, texts: Map<string, OperationTexts>, examples: DeclaredExamples): SwaggerTransform =>
   ({ schema, url, route }) => {
     if (!schema || !DOCUMENTED_PATH.test(url)) return { schema: { ...schema, hide: true }, url };
     const access = route.config?.access ?? 'public';
@@ -56,11 +69,18 @@ const documentRouteOf =
     const ownSecret = own.security !== undefined;
     for (const method of [route.method].flat()) {
       if (method === 'HEAD') continue;
-      texts.set(operationKey(method, url), {
+      const key = operationKey(method, url);
+      texts.set(key, {
         summary: own.summary,
         description: own.description,
         ...(ownSecret ? {} : { access: access as Access }),
       });
+      const body = declaredExample(own.body);
+      if (body) examples.set(`${key} body`, body.example);
+      for (const [status, answer] of Object.entries((own.response ?? {}) as Record<string, unknown>)) {
+        const declared = declaredExample(answer);
+        if (declared) examples.set(`${key} ${status}`, declared.example);
+      }
     }
     const hasBody = own.body !== undefined || uploadForm !== undefined;
     const shared: ErrorStatus[] = [];
@@ -189,11 +209,37 @@ function translateDocument(document: OpenApiDocument, language: Language, texts:
   return translated;
 }
 
+/** Puts the declared examples (DeclaredExamples) back into the JSON bodies and answers of the document. */
+function restoreExamples(document: OpenApiDocument, examples: DeclaredExamples): OpenApiDocument {
+  type Media = { content?: Record<string, { example?: unknown }> };
+  const restore = (media: Media | undefined, key: string) => {
+    const json = media?.content?.['application/json'];
+    if (json && examples.has(key)) json.example = examples.get(key);
+  };
+  for (const [path, methods] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(methods) as [string, { requestBody?: Media; responses?: Record<string, Media> }][]) {
+      const key = operationKey(method, path);
+      restore(operation.requestBody, `${key} body`);
+      for (const [status, answer] of Object.entries(operation.responses ?? {})) restore(answer, `${key} ${status}`);
+    }
+  }
+  return document;
+}
+
 const textsOfApps = new WeakMap<FastifyInstance, Map<string, OperationTexts>>();
 
-/** The English texts of `app`'s document: what locales/en/openapi.json must hold (the languages test compares). */
+/**
+ * The English texts of `app`'s document: what locales/en/openapi.json holds. That file is generated from them
+ * (scripts/openapi-catalogue.ts, `npm run openapi:catalogue`); the languages test fails when it is stale.
+ */
 export const openApiEnglishCatalogue = (app: FastifyInstance) =>
   englishCatalogue(app.swagger() as unknown as OpenApiDocument, textsOfApps.get(app) ?? new Map());
+
+/** locales/en/openapi.json: generated, never edited by hand. */
+export const ENGLISH_CATALOGUE_FILE = new URL('en/openapi.json', LOCALES_DIR);
+
+/** The generated file's text: two-space JSON and a final newline. */
+export const englishCatalogueText = (catalogue: OpenApiCatalogue) => `${JSON.stringify(catalogue, null, 2)}\n`;
 
 /** The language of a request for the document: `?lang=` when it names one of ours, else its Accept-Language. */
 function documentLanguage(request: FastifyRequest): Language {
@@ -204,6 +250,7 @@ function documentLanguage(request: FastifyRequest): Language {
 /** Registers the document and the page; call it before any route is registered, so that it sees them all. */
 export async function installOpenApi(app: FastifyInstance, publicUrl: string) {
   const texts = new Map<string, OperationTexts>();
+  const examples: DeclaredExamples = new Map();
   const documents = new Map<Language, OpenApiDocument>();
   /** The document in a language, translated once and kept. */
   const documentIn = (language: Language) => {
@@ -254,11 +301,14 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string) {
             "A GravitLauncher LaunchServer's account backend under /api/gravit/ (only with GRAVIT_TOKEN set); errors are {error, code}",
         },
         { name: 'health', description: 'Liveness and readiness' },
+        { name: 'library', description: 'The skin library: publishing from the wardrobe, browsing, saving copies' },
       ],
     },
     // Shared schemas (the error envelope) appear under their own $id rather than as def-0.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    transform: documentRouteOf(app, texts),
+    transform: documentRouteOf(app, texts, examples),
+    // The document is OpenAPI 3.1 (openapiObject), never Swagger 2.
+    transformObject: (made) => restoreExamples((made as { openapiObject: unknown }).openapiObject as OpenApiDocument, examples) as never,
   });
   // Everything the page loads comes from this service (self-hosters sit behind firewalls); the policy holds it to that.
   await app.register(swaggerUi, {

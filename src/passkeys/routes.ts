@@ -4,7 +4,6 @@ import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simp
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { MAX_USER_ID } from '../accounts/identifiers.ts';
-import { actorOf } from '../audit/audit.ts';
 import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
 import {
   LOGIN_CHALLENGE_EXAMPLE,
@@ -221,7 +220,7 @@ export function passkeyRoutes(fastify: FastifyInstance, passkeys: Passkeys) {
     },
     async (request) => {
       const caller = callerOf(request);
-      return ok(await passkeys.removeAllFor({ actor: actorOf(caller.user), level: caller.level }, request.params.identifier), REMOVED_FOR);
+      return ok(await passkeys.removeAllFor(caller, request.params.identifier), REMOVED_FOR);
     },
   );
 }

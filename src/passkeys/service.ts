@@ -21,18 +21,19 @@ import { userByIdentifier } from '../accounts/identifiers.ts';
 import { importedFormat } from '../accounts/imported-passwords.ts';
 import { lockedCount } from '../accounts/locked-count.ts';
 import { accountFailureKey, type LoginFailures } from '../accounts/login-failures.ts';
-import { LEVELS, levelOfUser, STANDING_MESSAGES, standingProblem } from '../accounts/standing.ts';
+import { LEVELS, levelOfUser, STANDING_MESSAGES, standingProblem, accountPerms } from '../accounts/standing.ts';
 import type { Tokens } from '../accounts/tokens.ts';
 import { openWebSession } from '../accounts/web-session.ts';
-import { type Actor, actorOf, recordAudit } from '../audit/audit.ts';
+import type { Acting } from '../audit/acting.ts';
+import { actorOf, recordAudit } from '../audit/audit.ts';
 import { type Clock, unixSeconds } from '../clock.ts';
 import { tokenHash } from '../http/secrets.ts';
 import { isUniqueViolation } from '../database/dialect.ts';
 import type { Database } from '../database/schema.ts';
-import { badRequest, conflict, forbidden, notFound, totpRequired, unauthorized } from '../http/envelope.ts';
+import { badRequest, conflict, forbidden, notFound, unauthorized } from '../http/envelope.ts';
+import { namedCredentialOf } from '../http/shapes/named-credential.ts';
 import { MAX_PASSKEY_NAME, MAX_PASSKEYS, type PasskeyRecord } from '../http/shapes/passkey.ts';
-import { languageOfUser, queueMail } from '../mail/outbox.ts';
-import { passkeyAddedMessage } from '../mail/templates.ts';
+import { queueSecurityMail } from '../mail/outbox.ts';
 import { RULES, type RateLimiter } from '../ratelimit/limiter.ts';
 
 /** How long a challenge may be answered. */
@@ -53,12 +54,6 @@ export interface PasskeyDeps {
   /** SERVER_NAME: the relying party's name the authenticator shows. */
   serverName: string;
   mailQueued: () => void;
-}
-
-/** Who removes a player's passkeys: an administrator (their level), or the operator (level null). */
-export interface RemovedBy {
-  actor: Actor;
-  level: number | null;
 }
 
 const randomId = () => randomBytes(32).toString('base64url');
@@ -92,13 +87,7 @@ export class Passkeys {
       .where('user_id', '=', caller.user.id)
       .orderBy('id')
       .execute();
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      created: unixSeconds(row.created_at),
-      last_used: row.last_used_at === null ? null : unixSeconds(row.last_used_at),
-      synced: Number(row.backed_up) === 1,
-    }));
+    return rows.map((row) => ({ ...namedCredentialOf(row), synced: Number(row.backed_up) === 1 }));
   }
 
   /**
@@ -115,10 +104,11 @@ export class Passkeys {
       .where('user_id', '=', caller.user.id)
       .execute();
     if (existing.length >= MAX_PASSKEYS) throw forbidden('passkeys.limit', { max: MAX_PASSKEYS });
-    const refusal = await credentials.confirmOwner(caller.user.id, proof.password, proof.totp, clientAddress);
-    if (refusal === 'password') throw unauthorized('passkeys.passwordWrong', { field: 'password' });
-    if (refusal === 'code-required') throw totpRequired('passkeys.addNeedsCode');
-    if (refusal === 'code-wrong') throw unauthorized('passkeys.addCodeWrong', { field: 'totp' });
+    await credentials.requireOwner(caller.user.id, proof, clientAddress, {
+      passwordWrong: 'passkeys.passwordWrong',
+      needsCode: 'passkeys.addNeedsCode',
+      codeWrong: 'passkeys.addCodeWrong',
+    });
     // One handle per account, so that an authenticator keeps one passkey per account and site.
     const handle = existing[0]?.user_handle ?? randomId();
     const name = caller.user.username ?? caller.user.mail;
@@ -188,13 +178,12 @@ export class Passkeys {
           .returning('id')
           .executeTakeFirstOrThrow();
         await recordAudit(trx, now, {
-          actor: actorOf(caller.user),
+          actor: caller.actor,
           action: 'passkey.add',
           target: userId,
           details: { id: inserted.id, name },
         });
-        const language = await languageOfUser(trx, userId);
-        await queueMail(trx, now, caller.user.mail, passkeyAddedMessage(language, name, `${this.deps.publicUrl}/home`));
+        await queueSecurityMail(trx, now, caller.user, { kind: 'passkeyAdded', name }, this.deps.publicUrl);
         return inserted.id;
       })
       .catch((error: unknown) => {
@@ -236,7 +225,7 @@ export class Passkeys {
       const gone = await trx.deleteFrom('passkeys').where('id', '=', id).where('user_id', '=', userId).returning('name').executeTakeFirst();
       if (!gone) throw notFound('passkeys.notFound', { id });
       await recordAudit(trx, clock.now(), {
-        actor: actorOf(caller.user),
+        actor: caller.actor,
         action: 'passkey.remove',
         target: userId,
         details: { id, name: gone.name },
@@ -248,19 +237,19 @@ export class Passkeys {
    * An administrator removes every passkey of a player below their own level (a lost device), or the operator of
    * anyone; audited. Answers how many were removed.
    */
-  async removeAllFor(by: RemovedBy, identifier: string): Promise<{ id: number; removed: number }> {
+  async removeAllFor(acting: Acting, identifier: string): Promise<{ id: number; removed: number }> {
     const { db, clock } = this.deps;
     const target = await userByIdentifier(db, identifier);
     const targetLevel = await levelOfUser(db, target, clock.now());
-    if (by.level !== null && (by.level < LEVELS.admin || targetLevel >= by.level)) throw forbidden('passkeys.belowOwnLevel');
+    if (!acting.operator && (acting.level < LEVELS.admin || targetLevel >= acting.level)) throw forbidden('passkeys.belowOwnLevel');
     const removed = await db.transaction().execute(async (trx) => {
       const gone = await trx.deleteFrom('passkeys').where('user_id', '=', target.id).returning(['id', 'name']).execute();
       if (gone.length > 0) {
         await recordAudit(trx, clock.now(), {
-          actor: by.actor,
+          actor: acting.actor,
           action: 'passkey.remove',
           target: target.id,
-          details: { ids: gone.map((row) => row.id), by: by.level === null ? 'operator' : 'admin' },
+          details: { ids: gone.map((row) => row.id), by: acting.operator ? 'operator' : 'admin' },
         });
       }
       return gone.length;
@@ -364,7 +353,7 @@ export class Passkeys {
     }
     await db.updateTable('passkeys').set({ counter: newCounter, last_used_at: now }).where('id', '=', passkeyId).execute();
     await attempt.loggedIn();
-    const problem = standingProblem({ ...user, level: user.perms }, ['unfinished']);
+    const problem = standingProblem({ ...user, level: accountPerms(user, now) }, ['unfinished']);
     if (problem) throw forbidden(STANDING_MESSAGES[problem]);
     return openWebSession(db, tokens, clock, publicUrl, user);
   }

@@ -239,7 +239,7 @@ describeEachDatabase('game profiles under other settings', (kind) => {
   let service: TestService;
   before(async () => {
     service = await startService(kind, {
-      settings: { owner: OWNER, profiles: { nameRule: 'cjk', maxProfiles: 1, uuid: 'offline', rename: false } },
+      settings: { owner: OWNER, profiles: { nameRule: 'cjk', maxProfiles: 1, uuid: 'offline', rename: false, nameChangeDays: 0 } },
     });
   });
   after(async () => service?.close());
@@ -268,5 +268,80 @@ describeEachDatabase('game profiles under other settings', (kind) => {
     assert.equal(byAdmin.status, 200, 'admins may');
     const after = (await service.call('GET', '/api/home', { token: steve.token })).body.data;
     assert.deepEqual([after.Username, after.Uuid], [newName, home.Uuid], 'the account is renamed; the UUID stays');
+  });
+});
+
+describeEachDatabase('names kept by offline UUIDs (PROFILE_UUID=offline, the review’s L13)', (kind) => {
+  let service: TestService;
+  before(async () => {
+    service = await startService(kind, {
+      settings: { owner: OWNER, profiles: { ...DEFAULT_PROFILE_SETTINGS, uuid: 'offline', maxProfiles: 3 } },
+    });
+  });
+  after(async () => service?.close());
+
+  it('refuses, saying why in the player’s language, a spelling whose offline UUID a renamed profile keeps: at step 3, as a new profile, as a rename and in the admin paths', async () => {
+    const anna = await service.registerPlayer();
+    const bert = await service.registerPlayer();
+    const owner = await service.ownerToken();
+    const parked = uniqueName('Carol');
+    const made = await service.call('POST', '/api/home/profiles', { token: anna.token, body: { name: parked } });
+    assert.equal(made.status, 201);
+    const annasUuid = made.body.data.uuid as string;
+    assert.equal(annasUuid, offlinePlayerUuid(parked));
+    const renamed = await service.call('PATCH', `/api/home/profiles/${annasUuid}`, {
+      token: anna.token,
+      body: { name: uniqueName('Dave') },
+    });
+    assert.equal(renamed.status, 200);
+    assert.equal(renamed.body.data.uuid, annasUuid, 'a rename keeps the UUID');
+
+    const why = /^The name Carol_\w+ cannot be taken in exactly this spelling: the game profile first made under it has been renamed/;
+    const asNewProfile = await service.call('POST', '/api/home/profiles', { token: bert.token, body: { name: parked } });
+    assert.equal(asNewProfile.status, 409);
+    assert.match(asNewProfile.body.msg, why);
+    assert.equal(asNewProfile.headers['x-error-key'], 'profiles.nameKeptByUuid');
+    const inRussian = await service.call('POST', '/api/home/profiles', {
+      token: bert.token,
+      body: { name: parked },
+      headers: { 'accept-language': 'ru' },
+    });
+    assert.match(inRussian.body.msg, /^Имя Carol_\w+ нельзя занять именно в таком написании/);
+    const inChinese = await service.call('POST', '/api/home/profiles', {
+      token: bert.token,
+      body: { name: parked },
+      headers: { 'accept-language': 'zh-CN' },
+    });
+    assert.match(inChinese.body.msg, /^无法使用完全相同写法的名称 Carol_\w+/);
+    await assert.rejects(service.registerPlayer({ username: parked }), /registerfinish: 409 The name Carol_\w+ cannot be taken/, 'step 3');
+    const bertsUuid = (await service.call('GET', '/api/home', { token: bert.token })).body.data.Uuid as string;
+    const asRename = await service.call('PATCH', `/api/home/profiles/${bertsUuid}`, { token: bert.token, body: { name: parked } });
+    assert.deepEqual([asRename.status, asRename.headers['x-error-key']], [409, 'profiles.nameKeptByUuid'], 'a rename');
+
+    const admin = `/api/admin/user/${bert.username}`;
+    const adminCreates = await service.call('POST', `${admin}/profiles`, { token: owner, body: { name: parked } });
+    assert.deepEqual([adminCreates.status, adminCreates.headers['x-error-key']], [409, 'profiles.nameKeptByUuid'], 'an admin adds');
+    const adminRenames = await service.call('PATCH', `${admin}/profiles/${bertsUuid}`, { token: owner, body: { name: parked } });
+    assert.deepEqual([adminRenames.status, adminRenames.headers['x-error-key']], [409, 'profiles.nameKeptByUuid'], 'an admin renames');
+    const adminEdits = await service.call('PATCH', admin, { token: owner, body: { username: parked } });
+    assert.deepEqual([adminEdits.status, adminEdits.headers['x-error-key']], [409, 'profiles.nameKeptByUuid'], 'an admin edits the user');
+    assert.equal((await service.call('GET', '/api/home', { token: bert.token })).body.data.Username, bert.username, 'nothing changed');
+
+    // Another letter case is another offline UUID: free. A name someone holds now is "taken", as before.
+    const otherCase = await service.call('POST', '/api/home/profiles', { token: bert.token, body: { name: parked.toLowerCase() } });
+    assert.equal(otherCase.status, 201);
+    assert.equal(otherCase.body.data.uuid, offlinePlayerUuid(parked.toLowerCase()));
+    const taken = await service.call('POST', '/api/home/profiles', { token: anna.token, body: { name: parked.toUpperCase() } });
+    assert.deepEqual([taken.status, taken.headers['x-error-key']], [409, 'profiles.nameTaken']);
+    await service.call('DELETE', `/api/home/profiles/${otherCase.body.data.uuid}`, {
+      token: bert.token,
+      body: { password: bert.password },
+    });
+
+    // The profile made under the name takes it back.
+    const back = await service.call('PATCH', `/api/home/profiles/${annasUuid}`, { token: anna.token, body: { name: parked } });
+    assert.equal(back.status, 200, back.body.msg);
+    const lookup = await service.call('GET', `${API}/sessionserver/session/minecraft/profile/${dashless(annasUuid)}`);
+    assert.equal(lookup.body.name, parked);
   });
 });

@@ -3,18 +3,20 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import type { LoginFailures } from '../accounts/login-failures.ts';
-import { editorOf } from '../accounts/levels.ts';
-import { actorOf } from '../audit/audit.ts';
 import { envelopeSchema, errorResponses, message, ok, unauthorized } from '../http/envelope.ts';
 import { PROFILE_RECORD_SCHEMA, PROFILE_RECORDS_EXAMPLE } from '../http/shapes/profile-record.ts';
+import { USER_IDENTIFIER_PARAMS } from '../http/shapes/user-identifier.ts';
 import type { AccountProfiles } from './service.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
 
 const text = { type: 'string', maxLength: 64 } as const;
 const choice = { type: ['string', 'null'], maxLength: 64 } as const;
 const uuidParams = { type: 'object', required: ['uuid'], properties: { uuid: text } } as const;
-const adminParams = { type: 'object', required: ['identifier'], properties: { identifier: text } } as const;
-const adminProfileParams = { type: 'object', required: ['identifier', 'uuid'], properties: { identifier: text, uuid: text } } as const;
+const adminProfileParams = {
+  type: 'object',
+  required: ['identifier', 'uuid'],
+  properties: { ...USER_IDENTIFIER_PARAMS.properties, uuid: text },
+} as const;
 const nameBody = {
   type: 'object',
   additionalProperties: false,
@@ -37,7 +39,7 @@ export function profileRoutes(fastify: FastifyInstance, profiles: AccountProfile
   const app = withSchemaTypes(fastify);
   const own = (request: Parameters<typeof callerOf>[0]) => {
     const caller = callerOf(request);
-    return { userId: caller.user.id, by: { actor: actorOf(caller.user), admin: false } };
+    return { acting: caller, userId: caller.accountId };
   };
 
   app.get(
@@ -58,8 +60,8 @@ export function profileRoutes(fastify: FastifyInstance, profiles: AccountProfile
       },
     },
     async (request, reply) => {
-      const { userId, by } = own(request);
-      return reply.code(201).send(ok(await profiles.create(userId, request.body.name, by), message('profiles.created')));
+      const { acting, userId } = own(request);
+      return reply.code(201).send(ok(await profiles.create(acting, userId, request.body.name), message('profiles.created')));
     },
   );
 
@@ -76,8 +78,8 @@ export function profileRoutes(fastify: FastifyInstance, profiles: AccountProfile
       },
     },
     async (request) => {
-      const { userId, by } = own(request);
-      return ok(await profiles.update(userId, request.params.uuid, request.body, by), message('profiles.saved'));
+      const { acting, userId } = own(request);
+      return ok(await profiles.update(acting, userId, request.params.uuid, request.body), message('profiles.saved'));
     },
   );
 
@@ -99,20 +101,20 @@ export function profileRoutes(fastify: FastifyInstance, profiles: AccountProfile
       },
     },
     async (request) => {
-      const { userId, by } = own(request);
+      const { acting, userId } = own(request);
       const password = request.body?.password;
       // Counted on the login limits like any password check, before anything changes.
       if (password === undefined || !(await failures.confirmOwnPassword(userId, password, request.ip)))
         throw unauthorized('accounts.passwordWrong', { field: 'password' });
-      await profiles.remove(userId, request.params.uuid, by);
+      await profiles.remove(acting, userId, request.params.uuid);
       return ok({}, message('profiles.deleted'));
     },
   );
 
   // ---- admins ----
   const editable = async (request: Parameters<typeof callerOf>[0], identifier: string) => {
-    const editor = editorOf(callerOf(request));
-    return { userId: await profiles.editableAccount(editor, identifier), by: { actor: editor.actor, admin: true } };
+    const editor = callerOf(request);
+    return { acting: editor, userId: await profiles.editableAccount(editor, identifier) };
   };
 
   app.get(
@@ -122,7 +124,7 @@ export function profileRoutes(fastify: FastifyInstance, profiles: AccountProfile
       schema: {
         summary: "A user's game profiles",
         tags,
-        params: adminParams,
+        params: USER_IDENTIFIER_PARAMS,
         response: { 200: listResponse, ...errorResponses(403, 404) },
       },
     },
@@ -136,14 +138,14 @@ export function profileRoutes(fastify: FastifyInstance, profiles: AccountProfile
       schema: {
         summary: "Add a game profile to a user's account (the account's limit does not bind admins)",
         tags,
-        params: adminParams,
+        params: USER_IDENTIFIER_PARAMS,
         body: nameBody,
         response: { 201: recordResponse('profiles.created'), ...errorResponses(403, 404, 409) },
       },
     },
     async (request, reply) => {
-      const { userId, by } = await editable(request, request.params.identifier);
-      return reply.code(201).send(ok(await profiles.create(userId, request.body.name, by), message('profiles.created')));
+      const { acting, userId } = await editable(request, request.params.identifier);
+      return reply.code(201).send(ok(await profiles.create(acting, userId, request.body.name), message('profiles.created')));
     },
   );
 
@@ -160,8 +162,8 @@ export function profileRoutes(fastify: FastifyInstance, profiles: AccountProfile
       },
     },
     async (request) => {
-      const { userId, by } = await editable(request, request.params.identifier);
-      return ok(await profiles.update(userId, request.params.uuid, request.body, by), message('profiles.saved'));
+      const { acting, userId } = await editable(request, request.params.identifier);
+      return ok(await profiles.update(acting, userId, request.params.uuid, request.body), message('profiles.saved'));
     },
   );
 
@@ -177,8 +179,8 @@ export function profileRoutes(fastify: FastifyInstance, profiles: AccountProfile
       },
     },
     async (request) => {
-      const { userId, by } = await editable(request, request.params.identifier);
-      await profiles.remove(userId, request.params.uuid, by);
+      const { acting, userId } = await editable(request, request.params.identifier);
+      await profiles.remove(acting, userId, request.params.uuid);
       return ok({}, message('profiles.deleted'));
     },
   );
@@ -196,10 +198,10 @@ export function profileRoutes(fastify: FastifyInstance, profiles: AccountProfile
       },
     },
     async (request) => {
-      const { userId, by } = await editable(request, request.params.identifier);
+      const { acting, userId } = await editable(request, request.params.identifier);
       // The mover must be above both owners' levels.
       const { userId: toUserId } = await editable(request, request.body.to);
-      return ok(await profiles.transfer(userId, request.params.uuid, toUserId, by), message('profiles.transferred'));
+      return ok(await profiles.transfer(acting, userId, request.params.uuid, toUserId), message('profiles.transferred'));
     },
   );
 }

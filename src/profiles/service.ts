@@ -6,14 +6,16 @@ import { profileLimit } from '../accounts/profile.ts';
 import { checkNewUsername, checkUsername, usernameKey } from '../accounts/rules.ts';
 import type { SelectionCheck } from '../accounts/service.ts';
 import { levelOfUser } from '../accounts/standing.ts';
-import { recordAudit, type Actor } from '../audit/audit.ts';
+import { recordAudit } from '../audit/audit.ts';
+import { revokeProfileSessions } from '../sessions/sessions.ts';
 import { unixSeconds, type Clock } from '../clock.ts';
 import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor } from '../database/schema.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/envelope.ts';
 import type { ProfileRecord } from '../http/shapes/profile-record.ts';
 import { normalizeUuid, userByIdentifier } from '../accounts/identifiers.ts';
-import { checkBelowOwnLevel, type Editor } from '../accounts/levels.ts';
+import { checkBelowOwnLevel } from '../accounts/levels.ts';
+import type { Acting } from '../audit/acting.ts';
 import type { ProfileSettings } from '../settings.ts';
 import { chosenBy } from '../textures/worn.ts';
 import { insertProfile, newProfileUuid, renameProfile, setWorn } from '../accounts/profile-rows.ts';
@@ -26,11 +28,7 @@ export interface ProfileChanges {
   selected_cape?: string | null;
 }
 
-/** Who acts: the account's owner (limited by the account's limit and PROFILE_RENAME), or an admin (neither). */
-export interface ProfileActor {
-  actor: Actor;
-  admin: boolean;
-}
+const DAY_MS = 24 * 3600 * 1000;
 
 interface ProfileRow {
   id: number;
@@ -38,6 +36,12 @@ interface ProfileRow {
   uuid: string;
   primary: boolean;
 }
+
+/**
+ * Whether `acting` acts on another's account (an admin, through the admin paths that check the levels): neither the
+ * account's profile limit nor PROFILE_RENAME binds them. The account's owner is bound by both.
+ */
+const actsForOther = (acting: Acting, userId: number): boolean => acting.accountId !== userId;
 
 export class AccountProfiles {
   constructor(
@@ -50,7 +54,7 @@ export class AccountProfiles {
   ) {}
 
   /** The account an admin path names, when it is below the editor's level (contract sections 3 and 15). */
-  async editableAccount(editor: Editor, identifier: string): Promise<number> {
+  async editableAccount(editor: Acting, identifier: string): Promise<number> {
     const user = await userByIdentifier(this.db, identifier);
     checkBelowOwnLevel(editor, await levelOfUser(this.db, user, this.clock.now()), 'admin.atOrAboveOwnLevel');
     return user.id;
@@ -62,13 +66,13 @@ export class AccountProfiles {
   }
 
   /** Checked in the contract's order: 400 a name against the rule, 403 at the limit, 409 a name taken. */
-  async create(userId: number, rawName: string, by: ProfileActor): Promise<ProfileRecord> {
+  async create(acting: Acting, userId: number, rawName: string): Promise<ProfileRecord> {
     // Not the names the audit log gives the service itself (`system`, `cli`), as for a username.
     const name = checkNewUsername(rawName, this.settings.nameRule, 'name');
     const uuid = await this.nameTakenOr409(async () =>
       this.db.transaction().execute(async (trx) => {
         const account = await this.lockedAccount(trx, userId);
-        if (!by.admin) {
+        if (!actsForOther(acting, userId)) {
           const limit = profileLimit(account.max_profiles, this.settings.maxProfiles, await levelOfUser(trx, account, this.clock.now()));
           const { count } = await trx
             .selectFrom('profiles')
@@ -78,9 +82,9 @@ export class AccountProfiles {
           if (limit !== -1 && Number(count) >= limit) throw forbidden('profiles.limit', { limit });
         }
         const now = this.clock.now();
-        const uuid = newProfileUuid(this.settings.uuid, name);
+        const uuid = await newProfileUuid(trx, this.settings.uuid, name);
         await insertProfile(trx, { userId, name, uuid, now });
-        await recordAudit(trx, now, { actor: by.actor, action: 'profile.create', target: userId, details: { uuid, name } });
+        await recordAudit(trx, now, { actor: acting.actor, action: 'profile.create', target: userId, details: { uuid, name } });
         return uuid;
       }),
     );
@@ -89,9 +93,9 @@ export class AccountProfiles {
   }
 
   /** Renames (the primary profile renames the account) and dresses a profile, all or nothing. */
-  async update(userId: number, rawUuid: string, changes: ProfileChanges, by: ProfileActor): Promise<ProfileRecord> {
+  async update(acting: Acting, userId: number, rawUuid: string, changes: ProfileChanges): Promise<ProfileRecord> {
     const name = changes.name === undefined ? undefined : checkUsername(changes.name, this.settings.nameRule, 'name');
-    if (name !== undefined && !by.admin && !this.settings.rename) throw forbidden('profiles.renameOff');
+    if (name !== undefined && !actsForOther(acting, userId) && !this.settings.rename) throw forbidden('profiles.renameOff');
     const selection = await this.wardrobe.selectionChanges(userId, {
       selected_skin: changes.selected_skin === undefined ? undefined : (changes.selected_skin ?? ''),
       selected_cape: changes.selected_cape === undefined ? undefined : (changes.selected_cape ?? ''),
@@ -100,14 +104,19 @@ export class AccountProfiles {
       this.db.transaction().execute(async (trx) => {
         const profile = await this.profileOf(trx, userId, rawUuid);
         const now = this.clock.now();
-        const current = await trx.selectFrom('profiles').select('name').where('id', '=', profile.id).executeTakeFirstOrThrow();
+        const current = await trx
+          .selectFrom('profiles')
+          .select(['name', 'name_changed_at'])
+          .where('id', '=', profile.id)
+          .executeTakeFirstOrThrow();
         if (name !== undefined && name !== current.name) {
+          if (!actsForOther(acting, userId)) this.checkRenameWait(current.name_changed_at, now);
           // A reserved name stays with a profile that had it before the reservation (a change of letter case), but no
           // other profile takes it.
           if (usernameKey(name) !== usernameKey(current.name)) checkNewUsername(name, this.settings.nameRule, 'name');
           await renameProfile(trx, profile, name, now);
           await recordAudit(trx, now, {
-            actor: by.actor,
+            actor: acting.actor,
             action: 'profile.rename',
             target: userId,
             details: { uuid: profile.uuid, from: current.name, to: name },
@@ -122,15 +131,15 @@ export class AccountProfiles {
   }
 
   /** Deletes a profile other than the primary one; its game tokens, launcher sessions and joins go with it. */
-  async remove(userId: number, rawUuid: string, by: ProfileActor): Promise<void> {
+  async remove(acting: Acting, userId: number, rawUuid: string): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const profile = await this.profileOf(trx, userId, rawUuid);
       if (profile.primary) throw conflict('profiles.primaryStays');
       const { name } = await trx.selectFrom('profiles').select('name').where('id', '=', profile.id).executeTakeFirstOrThrow();
-      await this.dropBoundSessions(trx, profile);
+      await this.endProfileSessions(trx, profile);
       await trx.deleteFrom('profiles').where('id', '=', profile.id).execute();
       await recordAudit(trx, this.clock.now(), {
-        actor: by.actor,
+        actor: acting.actor,
         action: 'profile.delete',
         target: userId,
         details: { uuid: profile.uuid, name },
@@ -143,21 +152,21 @@ export class AccountProfiles {
    * Moves a profile other than the primary one to the account `toUserId`; what it wore stays with the old account's
    * wardrobe, and the sessions that acted for it end. Who may do this is checked by the caller (both owners' levels).
    */
-  async transfer(fromUserId: number, rawUuid: string, toUserId: number, by: ProfileActor): Promise<ProfileRecord> {
+  async transfer(acting: Acting, fromUserId: number, rawUuid: string, toUserId: number): Promise<ProfileRecord> {
     if (toUserId === fromUserId) throw badRequest('profiles.sameAccount', { field: 'to' });
     const profile = await this.db.transaction().execute(async (trx) => {
       const profile = await this.profileOf(trx, fromUserId, rawUuid);
       if (profile.primary) throw conflict('profiles.primaryStays');
       const target = await this.lockedAccount(trx, toUserId);
       if (target.uuid === null) throw conflict('profiles.targetUnfinished', { field: 'to' });
-      await this.dropBoundSessions(trx, profile);
+      await this.endProfileSessions(trx, profile);
       await trx
         .updateTable('profiles')
         .set({ user_id: toUserId, selected_skin_id: null, selected_cape_id: null })
         .where('id', '=', profile.id)
         .execute();
       await recordAudit(trx, this.clock.now(), {
-        actor: by.actor,
+        actor: acting.actor,
         action: 'profile.transfer',
         target: fromUserId,
         details: { uuid: profile.uuid, to: target.username ?? String(toUserId) },
@@ -168,21 +177,22 @@ export class AccountProfiles {
     return this.record(toUserId, profile.uuid);
   }
 
-  /** Game tokens and launcher sessions bound to the profile end; its join and chat-signing keys are forgotten. */
-  private async dropBoundSessions(trx: Transaction<Database>, profile: ProfileRow) {
-    const now = this.clock.now();
-    await trx
-      .updateTable('game_tokens')
-      .set({ revoked_at: now })
-      .where('profile_id', '=', profile.id)
-      .where('revoked_at', 'is', null)
-      .execute();
-    await trx
-      .updateTable('launcher_sessions')
-      .set({ revoked_at: now })
-      .where('profile_id', '=', profile.id)
-      .where('revoked_at', 'is', null)
-      .execute();
+  /** NAME_CHANGE_DAYS: when a player may next rename a profile last renamed at `changedAt` (null: whenever). */
+  renameAllowedFrom(changedAt: number | null): number | null {
+    if (this.settings.nameChangeDays === 0 || changedAt === null) return null;
+    return Number(changedAt) + this.settings.nameChangeDays * DAY_MS;
+  }
+
+  private checkRenameWait(changedAt: number | null, now: number) {
+    const allowedFrom = this.renameAllowedFrom(changedAt);
+    if (allowedFrom === null || now >= allowedFrom) return;
+    const date = new Date(allowedFrom).toISOString().slice(0, 16).replace('T', ' ');
+    throw forbidden('profiles.renameTooSoon', { days: this.settings.nameChangeDays, date });
+  }
+
+  /** The sessions acting as the profile end (sessions/sessions.ts); its join and chat-signing keys are forgotten. */
+  private async endProfileSessions(trx: Transaction<Database>, profile: ProfileRow) {
+    await revokeProfileSessions(trx, profile.id, this.clock.now());
     await trx.deleteFrom('game_joins').where('profile_id', '=', profile.id).execute();
     await trx.deleteFrom('player_certificates').where('profile_uuid', '=', profile.uuid).execute();
   }
@@ -210,7 +220,10 @@ export class AccountProfiles {
 
   /** The account row, locked on PostgreSQL so that two additions cannot both pass the limit (SQLite runs one writer). */
   private async lockedAccount(trx: Transaction<Database>, userId: number) {
-    let query = trx.selectFrom('users').select(['id', 'perms', 'uuid', 'username', 'max_profiles']).where('id', '=', userId);
+    let query = trx
+      .selectFrom('users')
+      .select(['id', 'perms', 'banned_until', 'uuid', 'username', 'max_profiles'])
+      .where('id', '=', userId);
     if (isPostgres(trx)) query = query.forUpdate();
     const account = await query.executeTakeFirst();
     if (!account) throw notFound('accounts.noUser', { identifier: String(userId) });

@@ -51,12 +51,30 @@ export const RULES = {
     message: 'limits.codeFailuresPerAddress',
     perClientAddress: true,
   },
+  // A typed mail code names its account (by its continuation or its mail address: contract section 15b), per purpose
+  // (the subject is `purpose:user id`). A stranger who fills it delays only typing: the mailed link's token is not
+  // counted here.
+  codeFailuresPerAccount: {
+    name: 'code-fail-user',
+    limit: 10,
+    windowMs: 15 * 60_000,
+    message: 'limits.codeFailuresPerAccount',
+  },
   // Each login challenge is a row until it ends: enough for a person who opens the login page again and again.
   passkeyChallengesPerAddress: {
     name: 'passkey-challenge-ip',
     limit: 60,
     windowMs: 15 * 60_000,
     message: 'limits.passkeyChallengesPerAddress',
+    perClientAddress: true,
+  },
+  // Each device or authorization request of Yggdrasil Connect is a row until it ends (10 minutes): a launcher asks once
+  // per login, so this is far more than a player needs and keeps a stranger's rows bounded (contract 15b).
+  oauthRequestsPerAddress: {
+    name: 'oauth-request-ip',
+    limit: 30,
+    windowMs: 15 * 60_000,
+    message: 'limits.oauthRequestsPerAddress',
     perClientAddress: true,
   },
   mailsPerAddress: {
@@ -71,6 +89,14 @@ export const RULES = {
     limit: 1,
     windowMs: 60_000,
     message: 'limits.mailsPerRecipient',
+  },
+  // Contract section 15b: an image not in the render cache costs up to tens of milliseconds of CPU; cached ones are free.
+  rendersPerAddress: {
+    name: 'render-ip',
+    limit: 600,
+    windowMs: 60_000,
+    message: 'limits.rendersPerAddress',
+    perClientAddress: true,
   },
 } satisfies Record<string, RateRule>;
 
@@ -129,7 +155,7 @@ interface StoredWindow {
 }
 
 /** A first-in first-out queue whose shift is amortised O(1) (Array.prototype.shift moves every element). */
-class Queue<T> {
+export class Queue<T> {
   private items: T[] = [];
   private head = 0;
 

@@ -3,7 +3,6 @@
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { MAX_USER_ID } from '../accounts/identifiers.ts';
-import { actorOf } from '../audit/audit.ts';
 import { envelopeSchema, errorResponses, languageOf, message, ok } from '../http/envelope.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse } from '../http/pagination.ts';
 import {
@@ -74,7 +73,7 @@ export function registrationRoutes(fastify: FastifyInstance, registration: Regis
         response: { 200: envelopeSchema(REGISTRATION_STATE_SCHEMA, ok(REGISTRATION_STATE_EXAMPLE, MODE_SET)) },
       },
     },
-    async (request) => ok(await registration.setMode(actorOf(callerOf(request).user), request.body.mode), MODE_SET),
+    async (request) => ok(await registration.setMode(callerOf(request), request.body.mode), MODE_SET),
   );
 
   app.get(
@@ -110,7 +109,7 @@ export function registrationRoutes(fastify: FastifyInstance, registration: Regis
         response: { 200: envelopeSchema(NEW_INVITE_SCHEMA, ok(NEW_INVITE_EXAMPLE, INVITE_CREATED)) },
       },
     },
-    async (request) => ok(await registration.createInvite(actorOf(callerOf(request).user), request.body ?? {}), INVITE_CREATED),
+    async (request) => ok(await registration.createInvite(callerOf(request), request.body ?? {}), INVITE_CREATED),
   );
 
   app.delete(
@@ -130,6 +129,6 @@ export function registrationRoutes(fastify: FastifyInstance, registration: Regis
         },
       },
     },
-    async (request) => ok(await registration.revokeInvite(actorOf(callerOf(request).user), request.params.id), INVITE_REVOKED),
+    async (request) => ok(await registration.revokeInvite(callerOf(request), request.params.id), INVITE_REVOKED),
   );
 }

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Admission } from '../accounts/service.ts';
-import { recordAudit, type Actor } from '../audit/audit.ts';
+import type { Acting } from '../audit/acting.ts';
+import { recordAudit } from '../audit/audit.ts';
 import { unixSeconds, type Clock } from '../clock.ts';
 import type { Database, Executor } from '../database/schema.ts';
 import { ApiError, badRequest, conflict, forbidden, notFound } from '../http/envelope.ts';
@@ -112,7 +113,7 @@ export class Registration implements Admission {
   }
 
   /** An owner's choice; null goes back to following the setting. Audited as `registration.mode`. */
-  async setMode(actor: Actor, mode: RegistrationModeName | null): Promise<RegistrationState> {
+  async setMode(acting: Acting, mode: RegistrationModeName | null): Promise<RegistrationState> {
     await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
       const before = await this.mode(trx);
@@ -120,13 +121,13 @@ export class Registration implements Admission {
       else {
         await trx
           .insertInto('console_settings')
-          .values({ name: MODE_SETTING, value: mode, changed_at: now, changed_by: actor.id })
-          .onConflict((oc) => oc.column('name').doUpdateSet({ value: mode, changed_at: now, changed_by: actor.id }))
+          .values({ name: MODE_SETTING, value: mode, changed_at: now, changed_by: acting.actor.id })
+          .onConflict((oc) => oc.column('name').doUpdateSet({ value: mode, changed_at: now, changed_by: acting.actor.id }))
           .execute();
       }
       const after = mode ?? this.setting;
       await recordAudit(trx, now, {
-        actor,
+        actor: acting.actor,
         action: 'registration.mode',
         details: { mode: after, previous: before, source: mode === null ? 'setting' : 'console' },
       });
@@ -193,7 +194,7 @@ export class Registration implements Admission {
     });
   }
 
-  async createInvite(actor: Actor, input: { note?: string; days?: number }): Promise<NewInvite> {
+  async createInvite(acting: Acting, input: { note?: string; days?: number }): Promise<NewInvite> {
     const note = input.note?.trim() ?? '';
     if (note.length > MAX_NOTE_LENGTH) throw badRequest('registration.noteTooLong', { count: MAX_NOTE_LENGTH });
     const days = input.days ?? DEFAULT_INVITE_DAYS;
@@ -203,11 +204,11 @@ export class Registration implements Admission {
       const expiresAt = now + days * DAY_MS;
       const { id } = await trx
         .insertInto('invites')
-        .values({ code_hash: tokenHash(code), note: note || null, created_by: actor.id, created_at: now, expires_at: expiresAt })
+        .values({ code_hash: tokenHash(code), note: note || null, created_by: acting.actor.id, created_at: now, expires_at: expiresAt })
         .returning('id')
         .executeTakeFirstOrThrow();
       await recordAudit(trx, now, {
-        actor,
+        actor: acting.actor,
         action: 'invite.create',
         details: { invite: id, note: note || null, expires_at: unixSeconds(expiresAt) },
       });
@@ -230,7 +231,7 @@ export class Registration implements Admission {
   }
 
   /** Withdraws an unused invitation; audited as `invite.revoke`. One already withdrawn stays as it is. */
-  async revokeInvite(actor: Actor, id: number): Promise<InviteRecord> {
+  async revokeInvite(acting: Acting, id: number): Promise<InviteRecord> {
     await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
       const row = await trx.selectFrom('invites').select(['id', 'used_at', 'revoked_at']).where('id', '=', id).executeTakeFirst();
@@ -246,7 +247,7 @@ export class Registration implements Admission {
         .executeTakeFirst();
       // A registration took it meanwhile (SQLite runs one write at a time; PostgreSQL may interleave).
       if (revoked.numUpdatedRows !== 1n) throw conflict('registration.inviteUsed', { id });
-      await recordAudit(trx, now, { actor, action: 'invite.revoke', details: { invite: id } });
+      await recordAudit(trx, now, { actor: acting.actor, action: 'invite.revoke', details: { invite: id } });
     });
     return this.invite(id);
   }

@@ -15,18 +15,38 @@ type SessionTable = {
 /** A column of `table` holding when a session ends unless renewed (Unix milliseconds). */
 type EndColumn<T extends SessionTable> = { [C in keyof Database[T]]: Database[T][C] extends number ? C : never }[keyof Database[T]];
 
-type SessionKindEntry = { [T in SessionTable]: { table: T; ends: EndColumn<T> & string } }[SessionTable];
+/**
+ * A kind's table and end column, and what else is true of its rows: `game`, the game's signout ends them; `profileBound`,
+ * they act as one game profile (a `profile_id` column) and end with it; `listedUnder`, its rows with that column set
+ * belong to a session of another kind and are listed as that one.
+ */
+type SessionKindEntry = {
+  [T in SessionTable]: {
+    table: T;
+    ends: EndColumn<T> & string;
+    game: boolean;
+    profileBound: 'profile_id' extends keyof Database[T] ? boolean : false;
+    listedUnder?: { column: keyof Database[T] & string; kind: SessionKind };
+  };
+}[SessionTable];
 
 export const SESSION_KINDS = {
   /** A login on the site: the JWT's session, ending with the JWT. */
-  web: { table: 'sessions', ends: 'expires_at' },
+  web: { table: 'sessions', ends: 'expires_at', game: false, profileBound: false },
   /** A game login token (Yggdrasil), 15 days. */
-  game: { table: 'game_tokens', ends: 'expires_at' },
+  game: {
+    table: 'game_tokens',
+    ends: 'expires_at',
+    game: true,
+    profileBound: true,
+    // An OAuth grant's access tokens are listed as the grant (kind oauth).
+    listedUnder: { column: 'oauth_grant_id', kind: 'oauth' },
+  },
   /** A GravitLauncher session: it lasts as long as its refresh token (the launcher refreshes the access token itself). */
-  launcher: { table: 'launcher_sessions', ends: 'refresh_expires_at' },
+  launcher: { table: 'launcher_sessions', ends: 'refresh_expires_at', game: false, profileBound: true },
   /** A Yggdrasil Connect grant: it lasts as long as its last token (its access tokens are game tokens listed here, not
    * under `game`). */
-  oauth: { table: 'oauth_grants', ends: 'expires_at' },
+  oauth: { table: 'oauth_grants', ends: 'expires_at', game: true, profileBound: false },
 } as const satisfies Record<SessionKind, SessionKindEntry>;
 
 /** Each kind with its table and end column, for code that goes over all of them. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { decodedFixture } from '../../test/support/rendering.ts';
-import { defaultModelIsSlim, hasHat, isSlimSkin, type RgbaImage } from './texture.ts';
+import { defaultModelIsSlim, gameDefaultSkinIndex, hasHat, isSlimSkin, javaUuidHashCode, type RgbaImage } from './texture.ts';
 
 describe('isSlimSkin', () => {
   for (const [file, slim] of [
@@ -30,12 +30,25 @@ describe('hasHat', () => {
     assert.equal(hasHat(legacyWithHatAlpha((x, y) => (x === 40 && y === 3 ? 0 : 255))), true));
 });
 
-describe('defaultModelIsSlim', () => {
-  it('follows the parity of the UUID words XORed together, as the game does', () => {
-    assert.equal(defaultModelIsSlim('00000000-0000-0000-0000-000000000000'), false);
-    assert.equal(defaultModelIsSlim('00000000-0000-0000-0000-000000000001'), true);
-    assert.equal(defaultModelIsSlim('00000001-0000-0000-0000-000000000001'), false, 'two odd words cancel');
-    assert.equal(defaultModelIsSlim('00000000000000000000000100000000'), true, 'with or without dashes');
-  });
+describe("the game's default skin of a player without one (contract section 25)", () => {
+  // wire-shapes-26.md section 8: DR296's vectors and NMSR's hashes, recomputed there; index < 9 is slim.
+  const vectors = [
+    ['00000000-0000-0000-0000-000000000000', 0, 0, 'slim/alex'],
+    ['f9c8e2a1-4b3d-4e5f-8a9b-0c1d2e3f4a5b', 374467256, 8, 'slim/zuri'],
+    ['a1b2c3d4-e5f6-7788-99aa-bbccddeeff00', 61584, 6, 'slim/steve'],
+    ['12345678-9abc-def0-1234-567890abcdef', 169284383, 17, 'wide/zuri'],
+    ['0193b3c9-1a2b-7c3d-8e4f-a5b6c7d8e9fa', 1378845624, 12, 'wide/kai'],
+    ['cafebabe-0000-0000-1111-222233334444', -388178728, 2, 'slim/efe'],
+    ['8f59cdb2-f575-4768-b0e6-2e0b0be19557', -1054133882, 10, 'wide/ari'],
+    ['0d8d9d75-4a5a-4579-9e3c-1063c2d9c505', 456265066, 4, 'slim/makena'],
+  ] as const;
+  for (const [uuid, hashCode, index, skin] of vectors) {
+    it(`${uuid}: hashCode ${hashCode}, index ${index} (${skin})`, () => {
+      assert.equal(javaUuidHashCode(uuid), hashCode);
+      assert.equal(gameDefaultSkinIndex(uuid), index);
+      assert.equal(defaultModelIsSlim(uuid), skin.startsWith('slim/'));
+      assert.equal(defaultModelIsSlim(uuid.replace(/-/g, '').toUpperCase()), skin.startsWith('slim/'), 'any spelling');
+    });
+  }
   it('is classic when there is no player (a skin or cape UUID)', () => assert.equal(defaultModelIsSlim(null), false));
 });

@@ -29,16 +29,33 @@ export function hasHat(skin: RgbaImage): boolean {
   return !isLegacySkin(skin) || !isOpaque(skin, 32, 0, 32, 16);
 }
 
+/** Java's `UUID.hashCode()`: the XOR of the UUID's four 32-bit words, as a signed 32-bit integer. */
+export function javaUuidHashCode(uuid: string): number {
+  const hex = uuid.replace(/-/g, '');
+  let folded = 0;
+  for (let word = 0; word < 4; word += 1) folded ^= Number.parseInt(hex.slice(word * 8, word * 8 + 8), 16);
+  return folded | 0;
+}
+
+/** How many default skins the game has since 1.19.3 (DefaultPlayerSkin): 9 slim ones, then the same 9 wide. */
+const GAME_DEFAULT_SKINS = 18;
+
 /**
- * Which default model a player without a skin gets, decided by their UUID as the game does it (the parity of the
- * UUID's 32-bit words XORed together), so a player keeps the same default everywhere. No player: classic.
+ * Which of the game's default skins a player UUID gets since 1.19.3: `floorMod(uuid.hashCode(), 18)`, 0 to 17; 0 to 8
+ * are the slim ones (alex, ari, efe, kai, makena, noor, steve, sunny, zuri), 9 to 17 the same wide.
+ */
+export function gameDefaultSkinIndex(playerUuid: string): number {
+  return ((javaUuidHashCode(playerUuid) % GAME_DEFAULT_SKINS) + GAME_DEFAULT_SKINS) % GAME_DEFAULT_SKINS;
+}
+
+/**
+ * Which default model a player without a skin gets: the model of the game's own default for that UUID (contract
+ * section 25), so a player keeps the same arms everywhere. The service draws it with its own two default skins (the
+ * game's 18 are Mojang's). No player (a skin or cape UUID): classic.
  */
 export function defaultModelIsSlim(playerUuid: string | null): boolean {
   if (!playerUuid) return false;
-  const hex = playerUuid.replace(/-/g, '');
-  let folded = 0;
-  for (let word = 0; word < 4; word += 1) folded ^= Number.parseInt(hex.slice(word * 8, word * 8 + 8), 16);
-  return (folded & 1) === 1;
+  return gameDefaultSkinIndex(playerUuid) < GAME_DEFAULT_SKINS / 2;
 }
 
 /** Whether every pixel of a rectangle (at 64-wide scale) has alpha 0. */

@@ -3,7 +3,8 @@
 import type { Kysely, Transaction } from 'kysely';
 import { ByteBudgetCache, ownedBytes, type CacheMemory } from '../caching/byte-budget-cache.ts';
 import type { Clock } from '../clock.ts';
-import type { Database } from '../database/schema.ts';
+import type { Database, Executor } from '../database/schema.ts';
+import { forbidden } from '../http/envelope.ts';
 import { openPng } from '../rendering/png-decode.ts';
 import type { RgbaImage } from '../skin/texture.ts';
 import type { CanonicalTexture } from './canonical.ts';
@@ -75,6 +76,8 @@ export class TextureLibrary {
   }
 
   private async insertRows(trx: Transaction<Database>, textures: CanonicalTexture[]) {
+    // Every way a texture comes in (web, game login, import) passes here: a blocked picture stores nothing.
+    for (const texture of textures) await checkNotBlocked(trx, texture.digest);
     for (const texture of textures) {
       await trx
         .insertInto('textures')
@@ -151,6 +154,20 @@ export class TextureLibrary {
       .where(({ not, exists, selectFrom }) =>
         not(exists(selectFrom('capes').select('capes.id').whereRef('capes.texture_digest', '=', 'textures.digest'))),
       )
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('premium_links')
+              .select('premium_links.id')
+              .where((eb) =>
+                eb.or([
+                  eb('premium_links.skin_digest', '=', eb.ref('textures.digest')),
+                  eb('premium_links.cape_digest', '=', eb.ref('textures.digest')),
+                ]),
+              ),
+          ),
+        ),
+      )
       .execute();
     for (const { digest } of unreferenced) await this.releasing(async () => ({ result: null, released: [digest] }));
     const live = new Set((await this.db.selectFrom('textures').select('digest').execute()).map((row) => row.digest));
@@ -160,7 +177,14 @@ export class TextureLibrary {
   private async deleteRowIfUnused(trx: Transaction<Database>, digest: string): Promise<boolean> {
     const skin = await trx.selectFrom('skins').select('id').where('texture_digest', '=', digest).limit(1).executeTakeFirst();
     const cape = await trx.selectFrom('capes').select('id').where('texture_digest', '=', digest).limit(1).executeTakeFirst();
-    if (skin || cape) return false;
+    // The official textures a premium link lends (src/fallback/premium.ts) are references too.
+    const lent = await trx
+      .selectFrom('premium_links')
+      .select('id')
+      .where((eb) => eb.or([eb('skin_digest', '=', digest), eb('cape_digest', '=', digest)]))
+      .limit(1)
+      .executeTakeFirst();
+    if (skin || cape || lent) return false;
     await trx.deleteFrom('textures').where('digest', '=', digest).execute();
     return true;
   }
@@ -172,6 +196,12 @@ export class TextureLibrary {
       async () => (await this.db.selectFrom('textures').select('digest').where('digest', '=', digest).executeTakeFirst()) !== undefined,
     );
   }
+}
+
+/** 403 when admins blocked this picture (contract section 19). */
+export async function checkNotBlocked(db: Executor, digest: string): Promise<void> {
+  const blocked = await db.selectFrom('texture_blocks').select('digest').where('digest', '=', digest).executeTakeFirst();
+  if (blocked) throw forbidden('textures.blocked');
 }
 
 /** One of each picture: the same digest twice would be one row and one file. */

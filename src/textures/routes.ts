@@ -2,14 +2,14 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
-import { editorOf } from '../accounts/levels.ts';
-import { actorOf } from '../audit/audit.ts';
 import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
 import type { Message } from '../i18n/i18n.ts';
 import { pageEnvelope, pageQuerySchema, pageResponse } from '../http/pagination.ts';
 import { CAPE_EXAMPLE, CAPE_RECORD_SCHEMA } from '../http/shapes/cape-record.ts';
 import { SKIN_EXAMPLE, SKIN_RECORD_SCHEMA } from '../http/shapes/skin-record.ts';
+import { USER_IDENTIFIER_PARAMS } from '../http/shapes/user-identifier.ts';
 import { optionalBoolean, readUpload, uploadLimits, userIdList } from './multipart.ts';
+import type { OwnCapes } from './own-capes.ts';
 import type { Wardrobe } from './wardrobe.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
 
@@ -32,7 +32,7 @@ const skinChanges = {
   cloakid: { type: 'string', maxLength: 64 },
 } as const;
 
-export async function textureRoutes(fastify: FastifyInstance, wardrobe: Wardrobe, maxTextureBytes: number) {
+export async function textureRoutes(fastify: FastifyInstance, wardrobe: Wardrobe, ownCapes: OwnCapes, maxTextureBytes: number) {
   const app = withSchemaTypes(fastify);
   // Multipart parsing exists only inside this scope, on the two upload routes that need it.
   await fastify.register(async (plugin) => {
@@ -60,12 +60,40 @@ export async function textureRoutes(fastify: FastifyInstance, wardrobe: Wardrobe
       },
       async (request) => {
         const upload = await readUpload(request, 'skin', maxTextureBytes);
-        const skin = await wardrobe.uploadSkin(callerOf(request).user, {
+        const skin = await wardrobe.uploadSkin(callerOf(request), {
           png: upload.file,
           name: upload.fields.get('name')?.at(-1),
           slim: optionalBoolean(upload.fields, 'slim'),
         });
         return ok(skin, SKIN_UPLOADED);
+      },
+    );
+
+    uploads.post(
+      '/api/home/capes',
+      {
+        config: { access: 'player' },
+        schema: {
+          summary:
+            'Upload a cape of your own (PNG, 64x32 or 22x17 and multiples; at most 100); the first one becomes the worn one. Only with USER_CAPES=true, else 403',
+          tags: home,
+          uploadForm: {
+            type: 'object',
+            required: ['cape'],
+            properties: {
+              cape: png('the cape, a PNG'),
+              name: { type: 'string', maxLength: 64, description: 'default "Cape"' },
+            },
+          },
+          response: { 200: envelopeSchema(CAPE_RECORD_SCHEMA, ok(CAPE_EXAMPLE, CAPE_UPLOADED)), ...errorResponses(403) },
+        },
+      },
+      async (request) => {
+        // Refused before the body is read.
+        ownCapes.checkEnabled();
+        const upload = await readUpload(request, 'cape', maxTextureBytes);
+        const cape = await ownCapes.upload(callerOf(request), { png: upload.file, name: upload.fields.get('name')?.at(-1) });
+        return ok(cape, CAPE_UPLOADED);
       },
     );
 
@@ -93,7 +121,7 @@ export async function textureRoutes(fastify: FastifyInstance, wardrobe: Wardrobe
       },
       async (request) => {
         const upload = await readUpload(request, 'cape', maxTextureBytes);
-        const cape = await wardrobe.uploadCape(actorOf(callerOf(request).user), {
+        const cape = await wardrobe.uploadCape(callerOf(request), {
           png: upload.file,
           name: upload.fields.get('name')?.at(-1) ?? '',
           owners: userIdList(upload.fields, 'owners'),
@@ -163,6 +191,20 @@ export async function textureRoutes(fastify: FastifyInstance, wardrobe: Wardrobe
     async (request) => ok(await wardrobe.deleteOwnSkin(callerOf(request), request.params.uuid), SKIN_DELETED),
   );
 
+  app.delete(
+    '/api/home/capes/:uuid',
+    {
+      config: { access: 'player' },
+      schema: {
+        summary: 'Delete a cape you uploaded yourself (capes an admin gave you stay); its texture goes when nothing else uses it',
+        tags: home,
+        params: uuidParam,
+        response: { 200: deletedSchema(CAPE_EXAMPLE.uuid, CAPE_DELETED), ...errorResponses(404) },
+      },
+    },
+    async (request) => ok(await ownCapes.delete(callerOf(request), request.params.uuid), CAPE_DELETED),
+  );
+
   app.get(
     '/api/admin/skins',
     {
@@ -194,7 +236,7 @@ export async function textureRoutes(fastify: FastifyInstance, wardrobe: Wardrobe
         response: { 200: envelopeSchema(SKIN_RECORD_SCHEMA, ok(SKIN_EXAMPLE, SKIN_SAVED)), ...errorResponses(404) },
       },
     },
-    async (request) => ok(await wardrobe.adminUpdateSkin(editorOf(callerOf(request)), request.params.uuid, request.body), SKIN_SAVED),
+    async (request) => ok(await wardrobe.adminUpdateSkin(callerOf(request), request.params.uuid, request.body), SKIN_SAVED),
   );
 
   app.delete(
@@ -215,8 +257,7 @@ export async function textureRoutes(fastify: FastifyInstance, wardrobe: Wardrobe
         response: { 200: deletedSchema(SKIN_EXAMPLE.uuid, SKIN_DELETED), ...errorResponses(404) },
       },
     },
-    async (request) =>
-      ok(await wardrobe.moderateDeleteSkin(editorOf(callerOf(request)), request.params.uuid, request.body?.reason), SKIN_DELETED),
+    async (request) => ok(await wardrobe.moderateDeleteSkin(callerOf(request), request.params.uuid, request.body?.reason), SKIN_DELETED),
   );
 
   app.get(
@@ -249,7 +290,7 @@ export async function textureRoutes(fastify: FastifyInstance, wardrobe: Wardrobe
         response: { 200: deletedSchema(CAPE_EXAMPLE.uuid, CAPE_DELETED), ...errorResponses(404) },
       },
     },
-    async (request) => ok(await wardrobe.deleteCape(editorOf(callerOf(request)), request.body.capeid), CAPE_DELETED),
+    async (request) => ok(await wardrobe.deleteCape(callerOf(request), request.body.capeid), CAPE_DELETED),
   );
 
   app.post(
@@ -259,7 +300,7 @@ export async function textureRoutes(fastify: FastifyInstance, wardrobe: Wardrobe
       schema: {
         summary: 'Replace the set of capes a user owns (the identifier is a user id, player UUID or username)',
         tags: admin,
-        params: { type: 'object', required: ['identifier'], properties: { identifier: { type: 'string', maxLength: 64 } } },
+        params: USER_IDENTIFIER_PARAMS,
         body: {
           type: 'object',
           required: ['cape'],
@@ -275,7 +316,7 @@ export async function textureRoutes(fastify: FastifyInstance, wardrobe: Wardrobe
         },
       },
     },
-    async (request) => ok(await wardrobe.setUserCapes(editorOf(callerOf(request)), request.params.identifier, request.body), CAPES_SAVED),
+    async (request) => ok(await wardrobe.setUserCapes(callerOf(request), request.params.identifier, request.body), CAPES_SAVED),
   );
 
   app.get(

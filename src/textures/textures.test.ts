@@ -283,10 +283,12 @@ describeEachDatabase('wardrobe and admin textures', (kind) => {
     assert.deepEqual(home.Skins[0], { uuid: skin.uuid, name: 'Renamed', cloak_id: cape.uuid });
     assert.deepEqual(home.Capes, [{ Id: cape.uuid, Name: 'Founder' }]);
     // GET /api/home reads the lists with the session (one statement); the admin view reads them on their own.
-    const { Id, Perms, OwnMaxProfiles, ...adminView } = (
+    const { Id, Perms, OwnMaxProfiles, Passkeys, ReviewExempt, Chat, ...adminView } = (
       await service.call('GET', `/api/admin/user/${player.username}`, { token: ownerToken })
     ).body.data;
     assert.deepEqual(home, adminView);
+    assert.equal(ReviewExempt, false);
+    assert.equal(Chat, true);
 
     for (const [method, body] of [
       ['PATCH', { name: 'stolen' }],

@@ -1,28 +1,26 @@
 // Skins and capes: a player's own wardrobe (contract section 6) and the admin texture endpoints (interface.md 4.2).
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Caller } from '../accounts/authenticate.ts';
 import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
 import type { SelectionChanges, TextureChoice } from '../accounts/service.ts';
-import { actorOf, recordAudit, type Actor } from '../audit/audit.ts';
+import { recordAudit } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
-import type { Database, Executor, UserRow } from '../database/schema.ts';
+import type { Database, Executor } from '../database/schema.ts';
 import { levelOfUser } from '../accounts/standing.ts';
 import { badRequest, notFound } from '../http/envelope.ts';
-import { checkBelowOwnLevel, type Editor } from '../accounts/levels.ts';
+import { checkBelowOwnLevel } from '../accounts/levels.ts';
+import type { Acting, ActingAccount } from '../audit/acting.ts';
 import { languageOfUser, queueMail } from '../mail/outbox.ts';
 import { skinRemovedMessage } from '../mail/templates.ts';
 import { isSlimSkin } from '../skin/texture.ts';
 import { canonicalTexture } from './canonical.ts';
-import { chosenBy } from './worn.ts';
+import { wearCape } from './worn.ts';
 import { setWorn } from '../accounts/profile-rows.ts';
 import type { TextureLibrary } from './library.ts';
 import type { CapeRecord } from '../http/shapes/cape-record.ts';
 import type { SkinRecord } from '../http/shapes/skin-record.ts';
 
 /** Whose wardrobe: the audit log names them by username (or mail before registration step 3). */
-export type WardrobeOwner = Pick<UserRow, 'id' | 'username' | 'mail'>;
-
 export interface Page {
   limit: number;
   offset: number;
@@ -56,11 +54,11 @@ export class Wardrobe {
    * Adds a skin to the wardrobe. `wear`: the profile of that UUID wears it (a launcher's upload); otherwise the
    * primary profile wears it only when it wears none (an account's first skin, contract section 6).
    */
-  async uploadSkin(player: WardrobeOwner, upload: { png: Buffer; name?: string; slim?: boolean; wear?: string }): Promise<SkinRecord> {
+  async uploadSkin(acting: ActingAccount, upload: { png: Buffer; name?: string; slim?: boolean; wear?: string }): Promise<SkinRecord> {
     const texture = await canonicalTexture(upload.png, 'skin', this.maxTextureWidth);
     const name = checkName(upload.name ?? 'Skin', 'skin');
     const slim = upload.slim ?? isSlimSkin(texture.image);
-    const userId = player.id;
+    const userId = acting.accountId;
     const uuid = await this.library.withTexture(texture, async (trx) => {
       const { count } = await trx
         .selectFrom('skins')
@@ -93,7 +91,7 @@ export class Wardrobe {
           .where('selected_skin_id', 'is', null)
           .execute();
       await recordAudit(trx, now, {
-        actor: actorOf(player),
+        actor: acting.actor,
         action: 'skin.upload',
         target: userId,
         details: { skin: uuid, digest: texture.digest },
@@ -131,19 +129,23 @@ export class Wardrobe {
     return records.map((record, index) => ({ ...record, selected: capes[index]!.id === selected_cape_id }));
   }
 
-  async updateOwnSkin(caller: Caller, skinUuid: string, changes: { name?: string; slim?: boolean; cloakid?: string }): Promise<SkinRecord> {
-    const skin = await this.skinOf(this.db, skinUuid, caller.user.id);
-    return this.updateSkin(actorOf(caller.user), skin, changes, 'skin.update');
+  async updateOwnSkin(
+    acting: ActingAccount,
+    skinUuid: string,
+    changes: { name?: string; slim?: boolean; cloakid?: string },
+  ): Promise<SkinRecord> {
+    const skin = await this.skinOf(this.db, skinUuid, acting.accountId);
+    return this.updateSkin(acting, skin, changes, 'skin.update');
   }
 
-  async deleteOwnSkin(caller: Caller, skinUuid: string): Promise<{ uuid: string }> {
-    const skin = await this.skinOf(this.db, skinUuid, caller.user.id);
+  async deleteOwnSkin(acting: ActingAccount, skinUuid: string): Promise<{ uuid: string }> {
+    const skin = await this.skinOf(this.db, skinUuid, acting.accountId);
     await this.library.releasing(async (trx) => {
       await trx.deleteFrom('skins').where('id', '=', skin.id).execute();
       await recordAudit(trx, this.clock.now(), {
-        actor: actorOf(caller.user),
+        actor: acting.actor,
         action: 'skin.delete',
-        target: caller.user.id,
+        target: acting.accountId,
         details: { skin: skin.uuid },
       });
       return { result: undefined, released: [skin.texture_digest] };
@@ -173,26 +175,15 @@ export class Wardrobe {
    * The player wears no skin (the game then draws its default) or no cape: neither the selected one nor one linked to
    * the selected skin. The wardrobe keeps both.
    */
-  async takeOff(player: WardrobeOwner, profileUuid: string, texture: 'skin' | 'cape'): Promise<void> {
+  async takeOff(acting: ActingAccount, profileUuid: string, texture: 'skin' | 'cape'): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       const now = this.clock.now();
       if (texture === 'skin') await setWorn(trx, profileUuid, { selected_skin_id: null });
-      else {
-        const worn = await trx
-          .selectFrom('profiles')
-          .innerJoin('users', 'users.id', 'profiles.user_id')
-          .select(chosenBy('selected_skin_id').as('skin_id'))
-          .where('profiles.uuid', '=', profileUuid)
-          .executeTakeFirst();
-        await setWorn(trx, profileUuid, { selected_cape_id: null });
-        // A cape linked to the skin the profile wears would still show.
-        if (worn?.skin_id != null)
-          await trx.updateTable('skins').set({ cape_id: null }).where('user_id', '=', player.id).where('id', '=', worn.skin_id).execute();
-      }
+      else await wearCape(trx, acting.accountId, profileUuid, null);
       await recordAudit(trx, now, {
-        actor: actorOf(player),
+        actor: acting.actor,
         action: 'user.take_off',
-        target: player.id,
+        target: acting.accountId,
         details: { texture, profile: profileUuid },
       });
     });
@@ -223,13 +214,13 @@ export class Wardrobe {
 
   /** Only a skin of a player below the editor's own level (levels.ts). */
   async adminUpdateSkin(
-    editor: Editor,
+    editor: Acting,
     skinUuid: string,
     changes: { name?: string; slim?: boolean; hd?: boolean; cloakid?: string },
   ): Promise<SkinRecord> {
     const skin = await this.skinOf(this.db, skinUuid, null);
     await this.checkOthersBelowOwnLevel(this.db, editor, [skin.user_id], 'textures.skinAtOrAboveOwnLevel');
-    return this.updateSkin(editor.actor, skin, changes, 'skin.admin_update');
+    return this.updateSkin(editor, skin, changes, 'skin.admin_update');
   }
 
   /**
@@ -237,7 +228,7 @@ export class Wardrobe {
    * is mailed with the reason, and the texture goes as with the player's own delete; a selected skin is unselected
    * (the foreign key's ON DELETE SET NULL).
    */
-  async moderateDeleteSkin(editor: Editor, skinUuid: string, reason = ''): Promise<{ uuid: string }> {
+  async moderateDeleteSkin(editor: Acting, skinUuid: string, reason = ''): Promise<{ uuid: string }> {
     const why = reason.trim();
     if (why.length > 500) throw badRequest('textures.reasonTooLong', { field: 'reason' });
     const skin = await this.skinOf(this.db, skinUuid, null);
@@ -267,7 +258,7 @@ export class Wardrobe {
     return { uuid: skin.uuid };
   }
 
-  async uploadCape(actor: Actor, upload: { png: Buffer; name: string; owners: number[] }): Promise<CapeRecord> {
+  async uploadCape(acting: Acting, upload: { png: Buffer; name: string; owners: number[] }): Promise<CapeRecord> {
     const name = checkName(upload.name, 'cape');
     const texture = await canonicalTexture(upload.png, 'cape', this.maxTextureWidth);
     const owners = [...new Set(upload.owners)];
@@ -285,7 +276,11 @@ export class Wardrobe {
           .insertInto('cape_owners')
           .values(owners.map((userId) => ({ cape_id: id, user_id: userId, granted_at: now })))
           .execute();
-      await recordAudit(trx, now, { actor, action: 'cape.upload', details: { cape: uuid, name, owners, digest: texture.digest } });
+      await recordAudit(trx, now, {
+        actor: acting.actor,
+        action: 'cape.upload',
+        details: { cape: uuid, name, owners, digest: texture.digest },
+      });
       return uuid;
     });
     this.changed();
@@ -301,7 +296,7 @@ export class Wardrobe {
    * Owner grants and skin links to the cape go with it, in the same transaction. It takes the cape from its owners,
    * so all of them must be below the editor's level.
    */
-  async deleteCape(editor: Editor, capeUuid: string): Promise<{ uuid: string }> {
+  async deleteCape(editor: Acting, capeUuid: string): Promise<{ uuid: string }> {
     const cape = await this.capeByUuid(this.db, capeUuid);
     await this.library.releasing(async (trx) => {
       // Only owners whose stored level or role grant reaches the editor's can refuse it: a cape given to every player
@@ -337,7 +332,7 @@ export class Wardrobe {
    * Giving capes is open to every admin; taking one away only from a user below the editor's level.
    */
   async setUserCapes(
-    editor: Editor,
+    editor: Acting,
     identifier: string,
     body: { user?: number; cape: string[] },
   ): Promise<{ id: number; capes: string[] }> {
@@ -411,10 +406,10 @@ export class Wardrobe {
   // ---- shared ----
 
   private async updateSkin(
-    actor: Actor,
+    acting: Acting,
     skin: { id: number; uuid: string; user_id: number },
     changes: { name?: string; slim?: boolean; hd?: boolean; cloakid?: string },
-    action: string,
+    action: 'skin.update' | 'skin.admin_update',
   ): Promise<SkinRecord> {
     const values: { name?: string; slim?: number; hd?: number; cape_id?: number | null } = {};
     if (changes.name !== undefined) values.name = checkName(changes.name, 'skin');
@@ -424,7 +419,12 @@ export class Wardrobe {
       values.cape_id = changes.cloakid === '' ? null : await this.ownedCapeId(this.db, changes.cloakid, skin.user_id, 'cloakid');
     await this.db.transaction().execute(async (trx) => {
       if (Object.keys(values).length > 0) await trx.updateTable('skins').set(values).where('id', '=', skin.id).execute();
-      await recordAudit(trx, this.clock.now(), { actor, action, target: skin.user_id, details: { skin: skin.uuid, ...changes } });
+      await recordAudit(trx, this.clock.now(), {
+        actor: acting.actor,
+        action,
+        target: skin.user_id,
+        details: { skin: skin.uuid, ...changes },
+      });
     });
     this.changed();
     return this.skinRecord(this.db, skin.uuid);
@@ -529,11 +529,11 @@ export class Wardrobe {
    * Refuses with `refusal` when any of the users, the editor's own account aside (the rule is about another
    * account's things, contract section 15), is at or above the editor's level (levels.ts).
    */
-  private async checkOthersBelowOwnLevel(db: Executor, editor: Editor, userIds: number[], refusal: string) {
+  private async checkOthersBelowOwnLevel(db: Executor, editor: Acting, userIds: number[], refusal: string) {
     const others = userIds.filter((id) => id !== editor.actor.id);
     if (others.length === 0) return;
     const now = this.clock.now();
-    const users = await db.selectFrom('users').select(['id', 'perms']).where('id', 'in', others).execute();
+    const users = await db.selectFrom('users').select(['id', 'perms', 'banned_until']).where('id', 'in', others).execute();
     for (const user of users) checkBelowOwnLevel(editor, await levelOfUser(db, user, now), refusal);
   }
 

@@ -3,8 +3,9 @@
 // profile textures. A cape is worn only while the player owns it, read in the same query: a choice written just as
 // an admin took the cape away (the wardrobe checks ownership before it writes) never shows it.
 import { sql, type Kysely } from 'kysely';
+import { setWorn } from '../accounts/profile-rows.ts';
 import { reusableQuery } from '../database/reusable-query.ts';
-import type { Database } from '../database/schema.ts';
+import type { Database, Executor, UserRow } from '../database/schema.ts';
 import type { StandingFacts } from '../accounts/standing.ts';
 
 export interface WornTextures {
@@ -19,7 +20,7 @@ export interface PlayerWearing extends WornTextures {
   uuid: string;
   username: string;
   /** Whether the account may log in (a banned player's textures are still served; their logins are not). */
-  standing: StandingFacts;
+  standing: StandingFacts & Pick<UserRow, 'perms' | 'banned_until'>;
 }
 
 /**
@@ -28,6 +29,22 @@ export interface PlayerWearing extends WornTextures {
  */
 export const chosenBy = (column: 'selected_skin_id' | 'selected_cape_id') =>
   sql<number | null>`case when profiles.uuid = users.uuid then users.${sql.ref(column)} else profiles.${sql.ref(column)} end`;
+
+/**
+ * The profile wears this cape (null: none). A cape linked to the skin the profile wears would win over the choice, so
+ * that link goes: the cape chosen is the one that shows.
+ */
+export async function wearCape(db: Executor, userId: number, profileUuid: string, capeId: number | null): Promise<void> {
+  const worn = await db
+    .selectFrom('profiles')
+    .innerJoin('users', 'users.id', 'profiles.user_id')
+    .select(chosenBy('selected_skin_id').as('skin_id'))
+    .where('profiles.uuid', '=', profileUuid)
+    .executeTakeFirst();
+  await setWorn(db, profileUuid, { selected_cape_id: capeId });
+  if (worn?.skin_id != null)
+    await db.updateTable('skins').set({ cape_id: null }).where('user_id', '=', userId).where('id', '=', worn.skin_id).execute();
+}
 
 /** Finds a game profile by UUID, name key or offline-mode UUID (stored forms), with what it wears. Compiled once. */
 export function playerWearingLookups(db: Kysely<Database>) {
@@ -45,32 +62,50 @@ export function playerWearingLookups(db: Kysely<Database>) {
           join.on('selected_owner.cape_id', '=', chosenBy('selected_cape_id')).onRef('selected_owner.user_id', '=', 'users.id'),
         )
         .leftJoin('capes as selected', 'selected.id', 'selected_owner.cape_id')
+        // MOJANG_FALLBACK=skins (src/fallback/premium.ts): the official textures a linked account lends this profile.
+        .leftJoin('premium_links as official', 'official.profile_id', 'profiles.id')
         .select([
           'users.id',
           'profiles.id as profile_id',
           'profiles.uuid',
           'profiles.name',
           'users.perms',
+          'users.banned_until',
           'users.mail_verify',
           'users.mail_verification',
           'skins.texture_digest as skin_digest',
           'skins.slim',
           'linked.texture_digest as linked_cape',
           'selected.texture_digest as selected_cape',
+          'official.skin_digest as official_skin',
+          'official.skin_slim as official_slim',
+          'official.cape_digest as official_cape',
         ])
         .where(`profiles.${filter}`, '=', key),
     );
     return async (key: string): Promise<PlayerWearing | null> => {
       const [row] = await run({ key });
       if (!row) return null;
-      const capeDigest = row.linked_cape ?? row.selected_cape;
+      // A profile that wears nothing here wears what its linked official account wears.
+      const capeDigest = row.linked_cape ?? row.selected_cape ?? row.official_cape;
       return {
         userId: row.id,
         profileId: row.profile_id,
         uuid: row.uuid,
         username: row.name,
-        standing: { username: row.name, level: row.perms, mail_verify: row.mail_verify, mail_verification: row.mail_verification },
-        skin: row.skin_digest ? { digest: row.skin_digest, slim: row.slim === 1 } : null,
+        standing: {
+          username: row.name,
+          level: row.perms,
+          perms: row.perms,
+          banned_until: row.banned_until,
+          mail_verify: row.mail_verify,
+          mail_verification: row.mail_verification,
+        },
+        skin: row.skin_digest
+          ? { digest: row.skin_digest, slim: row.slim === 1 }
+          : row.official_skin
+            ? { digest: row.official_skin, slim: row.official_slim === 1 }
+            : null,
         cape: capeDigest ? { digest: capeDigest } : null,
       };
     };

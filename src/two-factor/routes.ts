@@ -2,7 +2,6 @@
 // switch-off for a player below them. The logins themselves ask for the code through accounts/credentials.ts.
 import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
-import { actorOf } from '../audit/audit.ts';
 import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
 import { USER_IDENTIFIER_PARAMS } from '../http/shapes/user-identifier.ts';
 import type { TwoFactorService } from './service.ts';
@@ -137,10 +136,7 @@ export function twoFactorRoutes(fastify: FastifyInstance, twoFactor: TwoFactorSe
     },
     async (request) => {
       const caller = callerOf(request);
-      return ok(
-        await twoFactor.turnOffFor({ actor: actorOf(caller.user), level: caller.level }, request.params.identifier),
-        TURNED_OFF_FOR,
-      );
+      return ok(await twoFactor.turnOffFor(caller, request.params.identifier), TURNED_OFF_FOR);
     },
   );
 }

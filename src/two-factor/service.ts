@@ -15,13 +15,13 @@ import type { SecondFactor } from '../accounts/credentials.ts';
 import { accountFailureKey, type LoginFailures } from '../accounts/login-failures.ts';
 import { userByIdentifier } from '../accounts/identifiers.ts';
 import { LEVELS, levelOfUser } from '../accounts/standing.ts';
-import { actorOf, recordAudit, type Actor } from '../audit/audit.ts';
+import type { Acting } from '../audit/acting.ts';
+import { actorOf, recordAudit } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor } from '../database/schema.ts';
 import { badRequest, conflict, forbidden, unauthorized } from '../http/envelope.ts';
-import { languageOfUser, queueMail } from '../mail/outbox.ts';
-import { twoFactorOffMessage } from '../mail/templates.ts';
+import { queueSecurityMail } from '../mail/outbox.ts';
 import type { SecretBox } from './secret-box.ts';
 
 /** RFC 6238 as every authenticator app reads an otpauth:// URI without further parameters. */
@@ -44,12 +44,6 @@ export interface TwoFactorSetup {
   uri: string;
   /** The URI as a QR code: a PNG data URL, made here (no third-party request). */
   qr: string;
-}
-
-/** Who turns off someone else's two-factor login: an admin at their effective level, or the operator (level null). */
-export interface SwitchOffBy {
-  actor: Actor;
-  level: number | null;
 }
 
 export interface TwoFactorDeps {
@@ -186,7 +180,7 @@ export class TwoFactorService implements SecondFactor {
     return { secret: secret.base32, uri, qr };
   }
 
-  /** Turns two-factor login on with a first code of the new secret; answers the recovery codes, shown this once. */
+  /** Turns two-factor login on with a first code of the new secret; answers the recovery codes, shown this once. Mailed. */
   async confirm(caller: Caller, code: string, clientAddress: string): Promise<string[]> {
     const userId = caller.user.id;
     const pending = await this.deps.db.selectFrom('two_factor').select('enabled_at').where('user_id', '=', userId).executeTakeFirst();
@@ -203,7 +197,8 @@ export class TwoFactorService implements SecondFactor {
         .insertInto('two_factor_recovery')
         .values(codes.map((recovery) => ({ user_id: userId, code_hash: this.deps.box.hash(normalizeRecovery(recovery)!), used_at: null })))
         .execute();
-      await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.2fa_on', target: userId });
+      await recordAudit(trx, now, { actor: caller.actor, action: 'user.2fa_on', target: userId });
+      await queueSecurityMail(trx, now, caller.user, { kind: 'twoFactorOn' }, this.deps.publicUrl);
       return true;
     });
     if (!turnedOn) {
@@ -212,10 +207,14 @@ export class TwoFactorService implements SecondFactor {
       throw badRequest('twoFactor.setupCodeWrong', { field: 'code' });
     }
     await attempt.passed();
+    this.deps.mailQueued();
     return codes;
   }
 
-  /** The player turns it off with the password and a code (or a recovery code); wrong ones count as a failed login. */
+  /**
+   * The player turns it off with the password and a code (or a recovery code); wrong ones count as a failed login.
+   * The player is mailed, as when turning it on: a change of the account's ways in.
+   */
   async turnOff(caller: Caller, password: string, code: string, clientAddress: string): Promise<void> {
     const userId = caller.user.id;
     if (!(await this.isOn(userId))) throw conflict(NOT_ON);
@@ -223,33 +222,34 @@ export class TwoFactorService implements SecondFactor {
     if (refusal === 'password') throw unauthorized('twoFactor.passwordWrong', { field: 'password' });
     if (refusal !== null) throw unauthorized(CODE_WRONG, { field: 'code' });
     await this.remove(userId, async (trx, now) => {
-      await recordAudit(trx, now, { actor: actorOf(caller.user), action: 'user.2fa_off', target: userId, details: { by: 'player' } });
+      await recordAudit(trx, now, { actor: caller.actor, action: 'user.2fa_off', target: userId, details: { by: 'player' } });
+      await queueSecurityMail(trx, now, caller.user, { kind: 'twoFactorOff', by: 'player' }, this.deps.publicUrl);
     });
+    this.deps.mailQueued();
   }
 
   /**
    * An admin turns it off for a player below their own level (a lost phone without recovery codes), or the operator
-   * through the CLI for anyone (`level` null: above every level, so also for an owner); the player is mailed.
+   * through the CLI for anyone (above every level, so also for an owner); the player is mailed.
    */
-  async turnOffFor(by: SwitchOffBy, identifier: string): Promise<{ id: number }> {
+  async turnOffFor(acting: Acting, identifier: string): Promise<{ id: number }> {
     const { db, clock } = this.deps;
     const target = await userByIdentifier(db, identifier);
     const targetLevel = await levelOfUser(db, target, clock.now());
-    if (by.level !== null && (by.level < LEVELS.admin || targetLevel >= by.level)) {
+    if (!acting.operator && (acting.level < LEVELS.admin || targetLevel >= acting.level)) {
       throw forbidden('twoFactor.belowOwnLevel');
     }
     if (!(await this.isOn(target.id))) throw conflict('twoFactor.notOnFor', { user: target.username ?? target.mail });
     await this.remove(target.id, async (trx, now) => {
       await recordAudit(trx, now, {
-        actor: by.actor,
+        actor: acting.actor,
         action: 'user.2fa_off',
         target: target.id,
-        details: { by: by.level === null ? 'operator' : 'admin' },
+        details: { by: acting.operator ? 'operator' : 'admin' },
       });
       // In the player's language, not the administrator's (contract section 14).
-      const language = await languageOfUser(trx, target.id);
-      const who = by.level === null ? null : by.actor.name;
-      await queueMail(trx, now, target.mail, twoFactorOffMessage(language, who, `${this.deps.publicUrl}/home`));
+      const who = acting.operator ? 'operator' : { admin: acting.actor.name };
+      await queueSecurityMail(trx, now, target, { kind: 'twoFactorOff', by: who }, this.deps.publicUrl);
     });
     this.deps.mailQueued();
     return { id: target.id };

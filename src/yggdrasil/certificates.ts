@@ -11,11 +11,11 @@ import { SealedBox } from '../crypto/sealed-box.ts';
 import type { Database, PlayerCertificatesTable } from '../database/schema.ts';
 import type { RateRule } from '../ratelimit/limiter.ts';
 import type { ServiceKey } from '../signing/service-key.ts';
+import { CERTIFICATE_LIFETIME_MS, recordCertifiedKey } from './certified-keys.ts';
 import type { PlayerCertificates } from './shapes.ts';
 
 const generate = promisify(generateKeyPair);
 
-export const CERTIFICATE_LIFETIME_MS = 48 * 3600_000;
 export const CERTIFICATE_REFRESH_MS = 36 * 3600_000;
 
 /** Requests per access token; a game asks once a session, a launcher loop or a script many times. */
@@ -107,6 +107,10 @@ export class PlayerCertificateKeys {
       .values({ user_id: userId, profile_uuid: profileUuid, ...pair })
       .onConflict((conflict) => conflict.column('profile_uuid').doUpdateSet(pair).where('player_certificates.refreshed_after', '<=', now))
       .execute();
+    // Whichever pair is stored now is the one answered: its public key joins the profile's certified keys, which
+    // outlive the next refresh so that chat reports of messages it signed still verify (certified-keys.ts).
+    const stored = await this.read(profileUuid);
+    if (stored) await recordCertifiedKey(this.db, stored);
   }
 
   private read(profileUuid: string): Promise<StoredPair | undefined> {

@@ -15,11 +15,26 @@ const ERROR_NAMES: Record<number, string> = {
   429: 'ForbiddenOperationException',
 };
 
+/**
+ * An error the game tells apart by its own `error` name (contract section 24: `multiplayer.access.banned`), answered
+ * with the `path` of Mojang's services shape (authlib's ErrorResponse) beside it.
+ */
+export class GameServiceError extends ApiError {
+  constructor(
+    status: number,
+    readonly errorName: string,
+    text: string,
+    readonly path: string,
+  ) {
+    super(status, text);
+  }
+}
+
 /** Clients such as node-yggdrasil tell an error by its `error` field alone, whatever the status: it is always set. */
-export const yggdrasilErrorBody: ErrorBody = (status, message) => ({
-  error: ERROR_NAMES[status] ?? STATUS_CODES[status] ?? 'Error',
-  errorMessage: message,
-});
+export const yggdrasilErrorBody: ErrorBody = (status, message, error) =>
+  error instanceof GameServiceError
+    ? { path: error.path, error: error.errorName, errorMessage: message }
+    : { error: ERROR_NAMES[status] ?? STATUS_CODES[status] ?? 'Error', errorMessage: message };
 
 export const INVALID_TOKEN = 'Invalid token.';
 export const INVALID_CREDENTIALS = 'Invalid credentials. Invalid username or password.';
@@ -47,7 +62,11 @@ export const YGGDRASIL_ERROR_SCHEMA = {
   type: 'object',
   required: ['error', 'errorMessage'],
   properties: {
-    error: { type: 'string', description: 'ForbiddenOperationException, IllegalArgumentException, Unauthorized or the HTTP reason' },
+    path: { type: 'string', description: "the game services' path, with the errors the game tells apart by name" },
+    error: {
+      type: 'string',
+      description: 'ForbiddenOperationException, IllegalArgumentException, Unauthorized, multiplayer.access.banned or the HTTP reason',
+    },
     errorMessage: { type: 'string' },
   },
   examples: [{ error: 'ForbiddenOperationException', errorMessage: INVALID_TOKEN }],

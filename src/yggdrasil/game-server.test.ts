@@ -5,35 +5,18 @@
 import assert from 'node:assert/strict';
 import { createPublicKey, verify } from 'node:crypto';
 import { once } from 'node:events';
-import { createRequire } from 'node:module';
 import { after, before, it, mock } from 'node:test';
 import { createClient, createServer, type Client, type ClientOptions, type Server, type ServerClient } from 'minecraft-protocol';
 import { describeEachDatabase } from '../../test/support/databases.ts';
+import { redirectGameServerSessions } from '../../test/support/game-server.ts';
 import { skinFile } from '../../test/support/fixtures.ts';
-import { PUBLIC_URL, startService, uniqueName, type TestService } from '../../test/support/service.ts';
+import { OWNER, PUBLIC_URL, startService, uniqueName, type TestService } from '../../test/support/service.ts';
 import { DEFAULT_PROFILE_SETTINGS } from '../settings.ts';
 
 const API = '/api/yggdrasil';
 const GAME_VERSION = '1.21.1';
 /** A login on this machine takes well under a second; a loaded machine gets far more, but never forever. */
 const LOGIN_TIMEOUT_MS = 20_000;
-
-/**
- * minecraft-protocol's game server asks Mojang's session server and has no option for another: its login step calls
- * `yggdrasil.server({agent})` for every connection, on the `yggdrasil` module it requires itself. Required from
- * minecraft-protocol's own folder, 'yggdrasil' resolves to that very module instance; its `server` is wrapped to
- * supply our session server where the caller names none (the client side names its own and keeps it).
- * Returns the function that puts the original back.
- */
-function redirectGameServerSessions(sessionServer: string): () => void {
-  const fromMinecraftProtocol = createRequire(createRequire(import.meta.url).resolve('minecraft-protocol'));
-  const sessions = fromMinecraftProtocol('yggdrasil') as { server: (options?: { host?: string }) => unknown };
-  const original = sessions.server;
-  sessions.server = (options = {}) => original({ ...options, host: options.host ?? sessionServer });
-  return () => {
-    sessions.server = original;
-  };
-}
 
 describeEachDatabase('online-mode login with minecraft-protocol', (kind) => {
   let service: TestService;
@@ -46,7 +29,7 @@ describeEachDatabase('online-mode login with minecraft-protocol', (kind) => {
 
   before(async () => {
     // Two profiles per account: an account's second profile plays on its own (contract section 16).
-    service = await startService(kind, { settings: { profiles: { ...DEFAULT_PROFILE_SETTINGS, maxProfiles: 2 } } });
+    service = await startService(kind, { settings: { owner: OWNER, profiles: { ...DEFAULT_PROFILE_SETTINGS, maxProfiles: 2 } } });
     await service.app.listen({ port: 0, host: '127.0.0.1' });
     root = `http://127.0.0.1:${(service.app.server.address() as { port: number }).port}${API}`;
     restoreSessions = redirectGameServerSessions(`${root}/sessionserver`);
@@ -232,6 +215,35 @@ describeEachDatabase('online-mode login with minecraft-protocol', (kind) => {
       assert.equal(joined.length, joinedBefore, 'nobody got in');
     } finally {
       await disconnect(client);
+    }
+  });
+
+  it('refuses a player banned from multiplayer at the join, with the game’s own words, and lets them in once lifted', async () => {
+    const griefer = await player();
+    const owner = await service.ownerToken();
+    const banned = await service.call('POST', `/api/admin/user/${griefer.username}/bans`, {
+      token: owner,
+      body: { scope: 'multiplayer', reason: 'HARASSMENT_OR_BULLYING' },
+    });
+    assert.equal(banned.status, 201);
+    const joinedBefore = joined.length;
+    // The launcher still logs in (a multiplayer ban leaves single player); the join is what refuses.
+    const client = gameClient({ username: griefer.mail, password: griefer.password });
+    try {
+      const result = await outcome(client);
+      assert.ok('error' in result, 'refused');
+      assert.match(result.error.message, /You are banned from playing online/);
+      assert.equal(joined.length, joinedBefore, 'nobody got in');
+    } finally {
+      await disconnect(client);
+    }
+    await service.call('DELETE', `/api/admin/user/${griefer.username}/bans/${banned.body.data.id}`, { token: owner });
+    const again = gameClient({ username: griefer.mail, password: griefer.password });
+    try {
+      const result = await outcome(again);
+      assert.ok('joined' in result, `the player got in once lifted (${'error' in result ? result.error.message : ''})`);
+    } finally {
+      await disconnect(again);
     }
   });
 });

@@ -1,11 +1,20 @@
-// A player's game profile: id, name and the `textures` property, signed when asked for (hasJoined always;
-// profile lookups with unsigned=false). Signing with the 4096-bit service key costs milliseconds, so a signed
+// A player's game profile in both of the game's API shapes, built here alone: the Yggdrasil one (id, name and the
+// `textures` property, signed when asked for: hasJoined always, profile lookups with unsigned=false) and, at the end,
+// Mojang's services one (servicesProfile). Signing with the 4096-bit service key costs milliseconds, so a signed
 // property is kept and reused while what it says is unchanged, for SIGNED_TEXTURES_REUSE_MS at most.
 import { ByteBudgetCache } from '../caching/byte-budget-cache.ts';
 import type { Clock } from '../clock.ts';
 import type { ServiceKey } from '../signing/service-key.ts';
 import type { PlayerWearing } from '../textures/worn.ts';
-import { unsignedUuid, type GameProfile, type ProfileProperty } from './shapes.ts';
+import { textureUrl } from '../textures/texture-url.ts';
+import {
+  unsignedUuid,
+  type GameProfile,
+  type MinecraftProfile,
+  type ProfileActionType,
+  type ProfileProperty,
+  type TextureState,
+} from './shapes.ts';
 
 /** How long a signed textures property (with the timestamp in it) is reused for the same textures. */
 export const SIGNED_TEXTURES_REUSE_MS = 10 * 60_000;
@@ -33,10 +42,19 @@ export class GameProfiles {
   }
 
   /** The profile of `player`, under `id` when an offline-mode UUID named it (the game then looks for that id). */
-  async profile(player: PlayerWearing, options: { signed: boolean; id?: string }): Promise<GameProfile> {
+  async profile(player: PlayerWearing, options: { signed: boolean; id?: string; actions?: ProfileActionType[] }): Promise<GameProfile> {
     const id = unsignedUuid(options.id ?? player.uuid);
+    // Forced actions (contract section 24): objects with both keys, never strings; a blocked skin is left out.
+    const actions = options.actions ?? [];
+    const profileActions = actions.map((action) => ({ action, updateType: action }));
+    if (actions.includes('USING_BANNED_SKIN')) player = { ...player, skin: null };
     if (!options.signed) {
-      return { id, name: player.username, properties: [{ name: 'textures', value: this.texturesValue(player, id, false) }, UPLOADABLE] };
+      return {
+        id,
+        name: player.username,
+        properties: [{ name: 'textures', value: this.texturesValue(player, id, false) }, UPLOADABLE],
+        profileActions,
+      };
     }
     const key = [id, player.username, player.skin?.digest, player.skin?.slim, player.cape?.digest].join('|');
     let properties = this.signed.get(key);
@@ -48,7 +66,7 @@ export class GameProfiles {
       properties = { textures, uploadable, byteLength: key.length + value.length + textures.signature.length * 2 };
       this.signed.set(key, properties);
     }
-    return { id, name: player.username, properties: [properties.textures, properties.uploadable] };
+    return { id, name: player.username, properties: [properties.textures, properties.uploadable], profileActions };
   }
 
   /** Base64 of the textures JSON; a texture the player lacks is left out, and the game draws its own default. */
@@ -71,8 +89,41 @@ export class GameProfiles {
     return Buffer.from(JSON.stringify(payload)).toString('base64');
   }
 
-  /** Content-addressed: the game caches a texture by its URL's last segment. */
   private textureUrl(digest: string): string {
-    return `${this.publicUrl}/textures/${digest}`;
+    return textureUrl(this.publicUrl, digest);
   }
+}
+
+/** A skin or cape of the account's wardrobe as servicesProfile reads it; `worn`: the profile wears it (textures/worn.ts's rule). */
+interface WardrobeTexture {
+  uuid: string;
+  texture_digest: string;
+  worn: boolean;
+}
+
+/** The profile as Mojang's services API shows it (minecraft/profile): every skin and cape of the account, the worn ones ACTIVE. */
+export function servicesProfile(
+  publicUrl: string,
+  profile: { uuid: string; name: string },
+  wardrobe: { skins: (WardrobeTexture & { slim: number })[]; capes: (WardrobeTexture & { name: string })[] },
+): MinecraftProfile {
+  const state = (active: boolean): TextureState => (active ? 'ACTIVE' : 'INACTIVE');
+  return {
+    id: unsignedUuid(profile.uuid),
+    name: profile.name,
+    skins: wardrobe.skins.map((skin) => ({
+      id: skin.uuid,
+      state: state(skin.worn),
+      url: textureUrl(publicUrl, skin.texture_digest),
+      textureKey: skin.texture_digest,
+      variant: skin.slim === 1 ? 'SLIM' : 'CLASSIC',
+    })),
+    capes: wardrobe.capes.map((cape) => ({
+      id: cape.uuid,
+      state: state(cape.worn),
+      url: textureUrl(publicUrl, cape.texture_digest),
+      alias: cape.name,
+    })),
+    profileActions: {},
+  };
 }

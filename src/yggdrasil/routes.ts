@@ -21,7 +21,6 @@ import {
   PLAYER_CERTIFICATES_SCHEMA,
   PUBLIC_KEYS_SCHEMA,
   PROFILE_REF_EXAMPLE,
-  PROFILE_REF_SCHEMA,
   REFRESH_SCHEMA,
   type ApiMetadata,
   type PublicKeys,
@@ -36,6 +35,10 @@ export interface YggdrasilRouteOptions {
   maxTextureBytes: number;
   /** YGGDRASIL_CONNECT: the metadata names the discovery document. */
   yggdrasilConnect: boolean;
+  /** GAME_SERVICES: the metadata asks authlib-injector to forward the game's own account services to us. */
+  gameServices: boolean;
+  /** The hosts of the fallback sources' textures (contract section 20), which the game must also accept. */
+  otherSkinDomains: () => string[];
 }
 
 const tags = ['game login (Yggdrasil)'];
@@ -75,9 +78,10 @@ export async function yggdrasilRoutes(
       'feature.enable_profile_key': true,
       'feature.legacy_skin_api': true,
       'feature.no_mojang_namespace': true,
+      ...(options.gameServices && { 'feature.enable_mojang_anti_features': true }),
     },
     // authlib-injector compares host names only, without the port.
-    skinDomains: [new URL(options.publicUrl).hostname],
+    skinDomains: [...new Set([new URL(options.publicUrl).hostname, ...options.otherSkinDomains()])],
     signaturePublickey: (await serviceKey()).publicKeyPem,
   });
   for (const url of [API_ROOT_PATH, API_ROOT_PATH.slice(0, -1)]) {
@@ -252,37 +256,6 @@ export async function yggdrasilRoutes(
     },
   );
 
-  // ---- api: names to profiles, under the paths every game version asks ----
-  const lookupSchema = {
-    summary: 'Player names to profiles (at most 100, without regard to letter case); unknown names are left out',
-    tags,
-    body: { type: 'array', items: { type: 'string', maxLength: 64 }, examples: [['Steve', 'Alex']] },
-    response: { 200: { type: 'array', items: PROFILE_REF_SCHEMA, examples: [[PROFILE_REF_EXAMPLE]] } },
-  } as const;
-  // The game asks api.mojang.com's path before 1.20.3, api.minecraftservices.com's after, and newer versions both.
-  for (const path of [
-    'api/profiles/minecraft',
-    'minecraftservices/minecraft/profile/lookup/bulk/byname',
-    'api/minecraft/profile/lookup/bulk/byname',
-  ]) {
-    app.post(at(path), { schema: lookupSchema }, async (request) => ygg.lookUpNames(request.body));
-  }
-  app.get(
-    at('api/minecraft/profile/lookup/name/:name'),
-    {
-      schema: {
-        summary: 'One player name to its profile; 404 when unknown',
-        tags,
-        params: { type: 'object', required: ['name'], properties: { name: { type: 'string', maxLength: 64 } } },
-        response: { 200: { ...PROFILE_REF_SCHEMA, examples: [PROFILE_REF_EXAMPLE] }, ...yggdrasilErrors(404) },
-      },
-    },
-    async (request, reply) => {
-      const [profile] = await ygg.lookUpNames([request.params.name]);
-      return profile ?? reply.code(404).send(yggdrasilErrorBody(404, `No player is named ${request.params.name}`));
-    },
-  );
-
   // ---- api: the player's own textures, from the launcher ----
   await fastify.register(async (plugin) => {
     const uploads = withSchemaTypes(plugin);
@@ -292,14 +265,15 @@ export async function yggdrasilRoutes(
       {
         config: { access: 'game' },
         schema: {
-          summary: 'Upload and wear a skin (multipart `model` = slim or anything else for classic, `file` = PNG); capes: 403',
+          summary:
+            'Upload and wear a skin (multipart `model` = slim or anything else for classic, `file` = PNG), or a cape with USER_CAPES=true (else 403)',
           tags,
           params: textureParams,
           uploadForm: {
             type: 'object',
             required: ['file'],
             properties: {
-              file: { type: 'string', format: 'binary', description: 'the skin, a PNG' },
+              file: { type: 'string', format: 'binary', description: 'the skin or cape, a PNG' },
               model: { type: 'string', description: '"slim" for slim arms; anything else (or nothing) is classic' },
             },
           },
@@ -313,7 +287,7 @@ export async function yggdrasilRoutes(
         ygg.checkUpload(caller, request.params.uuid, request.params.texture);
         const upload = await readUpload(request, 'file', options.maxTextureBytes);
         const slim = upload.fields.get('model')?.at(-1) === 'slim';
-        await ygg.uploadSkin(caller, upload.file, slim);
+        await ygg.uploadTexture(caller, request.params.texture, upload.file, slim);
         return empty(reply);
       },
     );
@@ -353,7 +327,7 @@ export async function yggdrasilRoutes(
     { schema: { summary: 'The service key, as Mojang lists its keys', tags, response: { 200: PUBLIC_KEYS_SCHEMA } } },
     async (): Promise<PublicKeys> => {
       const publicKey = (await serviceKey()).publicKeyDer.toString('base64');
-      return { profilePropertyKeys: [{ publicKey }], playerCertificateKeys: [{ publicKey }] };
+      return { profilePropertyKeys: [{ publicKey }], playerCertificateKeys: [{ publicKey }], authenticationKeys: [] };
     },
   );
 

@@ -3,37 +3,36 @@
 // rule, joins through the join records the launcher API shares.
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Caller, CallerUser } from '../accounts/authenticate.ts';
+import type { Caller } from '../accounts/authenticate.ts';
 import { normalizeUuid } from '../accounts/identifiers.ts';
 import type { Credentials } from '../accounts/credentials.ts';
 import { usernameKey } from '../accounts/rules.ts';
-import { revokeGameTokens } from '../accounts/service.ts';
-import { STANDING_MESSAGES, standingProblem } from '../accounts/standing.ts';
+import { revokeGameSessions } from '../sessions/sessions.ts';
+import { STANDING_MESSAGES, standingProblem, accountPerms } from '../accounts/standing.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
-import { fixedError } from '../http/envelope.ts';
+import { type ApiError, fixedError } from '../http/envelope.ts';
 import { t } from '../i18n/i18n.ts';
 import type { JoinRecords } from '../joins/join-records.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
+import type { OwnCapes } from '../textures/own-capes.ts';
 import type { Wardrobe } from '../textures/wardrobe.ts';
 import type { PlayerWearing, playerWearingLookups } from '../textures/worn.ts';
 import { CERTIFICATES_PER_TOKEN, type PlayerCertificateKeys } from './certificates.ts';
 import { invalidToken, refusedLogin } from './errors.ts';
 import type { GameProfiles } from './profiles.ts';
 import {
-  unsignedUuid,
+  profileRef,
   userUuid,
   type AuthenticateAnswer,
   type GameProfile,
   type GameUser,
   type PlayerCertificates,
+  type ProfileActionType,
   type ProfileRef,
   type RefreshAnswer,
 } from './shapes.ts';
 import type { GameTokens, PlayingUser, UsableGameToken } from './tokens.ts';
-
-/** Mojang caps a name lookup at 10; the contract allows 100. */
-export const MAX_NAMES_PER_LOOKUP = 100;
 
 export interface YggdrasilDeps {
   db: Kysely<Database>;
@@ -44,12 +43,24 @@ export interface YggdrasilDeps {
   players: ReturnType<typeof playerWearingLookups>;
   joins: JoinRecords;
   wardrobe: Wardrobe;
+  ownCapes: OwnCapes;
   certificates: PlayerCertificateKeys;
   limiter: RateLimiter;
   offlineSkins: boolean;
+  /** Why the account may not join game servers now (a multiplayer ban, contract section 24), or null. */
+  refuseJoin?: (userId: number, profileId: number) => Promise<ApiError | null>;
+  /** The actions forced on a player's profile (contract section 24): carried in profileActions; a blocked skin left out. */
+  profileActions?: (player: PlayerWearing) => Promise<ProfileActionType[]>;
+  /** MOJANG_FALLBACK=auth: where players unknown here are looked for (contract section 20); null: nowhere. */
+  fallThrough: FallThrough | null;
 }
 
-const profileRef = (profile: { uuid: string; name: string }): ProfileRef => ({ id: unsignedUuid(profile.uuid), name: profile.name });
+/** Players unknown here, answered by other account services (src/fallback); the answers are theirs, unchanged. */
+export interface FallThrough {
+  hasJoined(username: string, serverId: string, ip?: string): Promise<GameProfile | null>;
+  profile(uuid: string, signed: boolean): Promise<GameProfile | null>;
+  lookUpNames(names: string[]): Promise<ProfileRef[]>;
+}
 
 /** The user object launchers ask for with requestUser; the pages are in English for now. */
 const gameUser = (userId: number): GameUser => ({ id: userUuid(userId), properties: [{ name: 'preferredLanguage', value: 'en' }] });
@@ -145,23 +156,29 @@ export class YggdrasilService {
   async signout(username: string, password: string, clientAddress: string): Promise<void> {
     const { user, refusal } = await this.deps.credentials.check(username, password, clientAddress, 'after-colon', APP_PASSWORDS);
     if (!user) throw refusedLogin(refusal);
-    await revokeGameTokens(this.deps.db, user.id, this.deps.clock.now());
+    await revokeGameSessions(this.deps.db, user.id, this.deps.clock.now());
   }
 
   /** The client tells us it joins a game server; the server will ask hasJoined within seconds. */
   async join(input: { accessToken: string; selectedProfile: string; serverId: string }, clientAddress: string): Promise<void> {
     // A token bound to no profile, or to another one, joins as nobody.
-    const { profile } = await this.validToken(input.accessToken);
+    const { profile, user } = await this.validToken(input.accessToken);
     if (!profile || normalizeUuid(input.selectedProfile) !== profile.uuid) throw invalidToken();
+    const refusal = await this.deps.refuseJoin?.(user.id, profile.id);
+    if (refusal) throw refusal;
     await this.deps.joins.remember(profile.id, input.serverId, clientAddress);
   }
 
   /** The signed profile when the named player joined with this server id (and from `ip`, when given); else null. */
   async hasJoined(username: string, serverId: string, ip?: string): Promise<GameProfile | null> {
     const player = await this.deps.players.byUsernameKey(usernameKey(username));
-    if (!player || standingProblem(player.standing) !== null) return null;
+    // A name that a profile here has is answered from here only, joined or not.
+    if (!player) return (await this.deps.fallThrough?.hasJoined(username, serverId, ip)) ?? null;
+    if (standingProblem({ ...player.standing, level: accountPerms(player.standing, this.deps.clock.now()) }) !== null) return null;
     if (!(await this.deps.joins.joined(player.profileId, serverId, ip))) return null;
-    return this.deps.profiles.profile(player, { signed: true });
+    // A join remembered before a ban began does not let the player in after it.
+    if (await this.deps.refuseJoin?.(player.userId, player.profileId)) return null;
+    return this.deps.profiles.profile(player, { signed: true, actions: await this.actionsOf(player) });
   }
 
   /**
@@ -172,37 +189,32 @@ export class YggdrasilService {
     const id = normalizeUuid(uuid);
     if (!id) return null;
     const player = await this.deps.players.byUuid(id);
-    if (player) return this.deps.profiles.profile(player, { signed });
+    if (player) return this.deps.profiles.profile(player, { signed, actions: await this.actionsOf(player) });
     const offline = this.deps.offlineSkins ? await this.deps.players.byOfflineUuid(id) : null;
-    return offline ? this.deps.profiles.profile(offline, { signed, id }) : null;
-  }
-
-  /** Names to profiles, without regard to letter case; unknown names are left out. */
-  async lookUpNames(names: string[]): Promise<ProfileRef[]> {
-    if (names.length > MAX_NAMES_PER_LOOKUP) throw fixedError(400, `At most ${MAX_NAMES_PER_LOOKUP} names per lookup`);
-    const keys = [...new Set(names.map(usernameKey))];
-    if (keys.length === 0) return [];
-    const rows = await this.deps.db.selectFrom('profiles').select(['uuid', 'name']).where('name_key', 'in', keys).execute();
-    return rows.map(profileRef);
+    if (offline) return this.deps.profiles.profile(offline, { signed, id, actions: await this.actionsOf(offline) });
+    return (await this.deps.fallThrough?.profile(id, signed)) ?? null;
   }
 
   /**
-   * PUT api/user/profile/{uuid}/{texture}, before its body is read: refuses a token of another profile, and any cape
-   * (capes come from admins, never from a launcher).
+   * PUT api/user/profile/{uuid}/{texture}, before its body is read: refuses a token of another profile, and a cape
+   * unless players upload their own (USER_CAPES; otherwise capes come from admins, never from a launcher).
    */
   checkUpload(caller: Caller, profileId: string, texture: 'skin' | 'cape'): void {
     this.ownProfile(caller, profileId);
-    if (texture === 'cape') throw fixedError(403, 'Capes are given by the administrators; a launcher cannot upload one');
+    if (texture === 'cape' && !this.deps.ownCapes.enabled)
+      throw fixedError(403, 'Capes are given by the administrators; a launcher cannot upload one');
   }
 
-  /** PUT api/user/profile/{uuid}/skin, once checkUpload let it through: the skin enters the wardrobe and is worn. */
-  async uploadSkin(caller: Caller, png: Buffer, slim: boolean): Promise<void> {
-    await this.deps.wardrobe.uploadSkin(caller.user, { png, slim, name: 'From the launcher', wear: caller.profile!.uuid });
+  /** PUT api/user/profile/{uuid}/{texture}, once checkUpload let it through: the texture enters the wardrobe and is worn. */
+  async uploadTexture(caller: Caller, texture: 'skin' | 'cape', png: Buffer, slim: boolean): Promise<void> {
+    const wear = caller.profile!.uuid;
+    if (texture === 'cape') await this.deps.ownCapes.upload(caller, { png, name: 'From the launcher', wear });
+    else await this.deps.wardrobe.uploadSkin(caller, { png, slim, name: 'From the launcher', wear });
   }
 
   async takeOff(caller: Caller, profileId: string, texture: 'skin' | 'cape'): Promise<void> {
     this.ownProfile(caller, profileId);
-    await this.deps.wardrobe.takeOff(caller.user, caller.profile!.uuid, texture);
+    await this.deps.wardrobe.takeOff(caller, caller.profile!.uuid, texture);
   }
 
   async certificates(caller: Caller): Promise<PlayerCertificates> {
@@ -228,14 +240,19 @@ export class YggdrasilService {
     if (normalizeUuid(profileId) !== caller.profile?.uuid) throw fixedError(403, "This access token is not this profile's");
   }
 
+  /** The actions forced on the player's profile (none when no service for them was given). */
+  private async actionsOf(player: PlayerWearing): Promise<ProfileActionType[]> {
+    return (await this.deps.profileActions?.(player)) ?? [];
+  }
+
   /** The account's profiles in creation order. */
   private profilesOf(userId: number) {
     return this.deps.db.selectFrom('profiles').select(['id', 'uuid', 'name']).where('user_id', '=', userId).orderBy('id').execute();
   }
 
   /** Banned, unverified and unfinished accounts may not play: 403 saying why. */
-  private inGoodStanding(user: CallerUser): PlayingUser {
-    const problem = standingProblem({ ...user, level: user.perms });
+  private inGoodStanding(user: Caller['user']): PlayingUser {
+    const problem = standingProblem({ ...user, level: accountPerms(user, this.deps.clock.now()) });
     if (problem) throw fixedError(403, t('en', STANDING_MESSAGES[problem]));
     return user as PlayingUser;
   }

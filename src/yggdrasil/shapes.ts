@@ -16,6 +16,9 @@ export interface ProfileRef {
   name: string;
 }
 
+/** A game profile as a reference ({id, name}): the Yggdrasil API's, Mojang's look-ups' and Yggdrasil Connect's. */
+export const profileRef = (profile: { uuid: string; name: string }): ProfileRef => ({ id: unsignedUuid(profile.uuid), name: profile.name });
+
 export interface ProfileProperty {
   name: string;
   value: string;
@@ -24,6 +27,29 @@ export interface ProfileProperty {
 
 export interface GameProfile extends ProfileRef {
   properties: ProfileProperty[];
+  /**
+   * What the player must do before playing online (contract section 24): always present, empty when nothing; each
+   * item an object with both `action` and `updateType` (authlib before and after 26.2), never a plain string.
+   */
+  profileActions: ProfileAction[];
+}
+
+/** A texture of the wardrobe as Mojang's services list it: ACTIVE is the one the profile wears. */
+export type TextureState = 'ACTIVE' | 'INACTIVE';
+
+/** The game profile as Mojang's services API shows it (minecraft/profile): the account's wardrobe, the worn ones ACTIVE. */
+export interface MinecraftProfile {
+  id: string;
+  name: string;
+  skins: { id: string; state: TextureState; url: string; textureKey: string; variant: 'CLASSIC' | 'SLIM' }[];
+  capes: { id: string; state: TextureState; url: string; alias: string }[];
+  profileActions: Record<string, never>;
+}
+
+export type ProfileActionType = 'FORCED_NAME_CHANGE' | 'USING_BANNED_SKIN';
+export interface ProfileAction {
+  action: ProfileActionType;
+  updateType: ProfileActionType;
 }
 
 export interface GameUser {
@@ -57,13 +83,20 @@ export const PROFILE_REF_SCHEMA = recordSchema<ProfileRef>({ id: { type: 'string
 
 const PROPERTY_SCHEMA = recordSchema<ProfileProperty>(
   { name: { type: 'string' }, value: { type: 'string' }, signature: { type: 'string' } },
-  ['signature'],
+  { signature: true },
 );
 
 export const GAME_PROFILE_SCHEMA = recordSchema<GameProfile>({
   id: { type: 'string' },
   name: { type: 'string' },
   properties: { type: 'array', items: PROPERTY_SCHEMA },
+  profileActions: {
+    type: 'array',
+    items: recordSchema<ProfileAction>({
+      action: { type: 'string', enum: ['FORCED_NAME_CHANGE', 'USING_BANNED_SKIN'] },
+      updateType: { type: 'string', enum: ['FORCED_NAME_CHANGE', 'USING_BANNED_SKIN'] },
+    }),
+  },
 });
 
 export const GAME_PROFILE_EXAMPLE: GameProfile = {
@@ -72,6 +105,7 @@ export const GAME_PROFILE_EXAMPLE: GameProfile = {
     { name: 'textures', value: 'eyJ0aW1lc3RhbXAiOjE3Njc...' },
     { name: 'uploadableTextures', value: 'skin' },
   ],
+  profileActions: [],
 };
 
 const GAME_USER_SCHEMA = recordSchema<GameUser>({
@@ -90,7 +124,7 @@ export const AUTHENTICATE_SCHEMA = recordSchema<AuthenticateAnswer>(
     selectedProfile: PROFILE_REF_SCHEMA,
     user: GAME_USER_SCHEMA,
   },
-  ['user', 'selectedProfile'],
+  { user: true, selectedProfile: true },
 );
 
 export const AUTHENTICATE_EXAMPLE: AuthenticateAnswer = {
@@ -107,7 +141,7 @@ export const REFRESH_SCHEMA = recordSchema<RefreshAnswer>(
     selectedProfile: PROFILE_REF_SCHEMA,
     user: GAME_USER_SCHEMA,
   },
-  ['user'],
+  { user: true, selectedProfile: true },
 );
 
 export const PLAYER_CERTIFICATES_SCHEMA = recordSchema<PlayerCertificates>({
@@ -144,6 +178,8 @@ export interface ApiMetadata {
     'feature.enable_profile_key': boolean;
     'feature.legacy_skin_api': boolean;
     'feature.no_mojang_namespace': boolean;
+    /** GAME_SERVICES: authlib-injector forwards the game's attributes, blocklist and reports (contract section 24). */
+    'feature.enable_mojang_anti_features'?: boolean;
   };
   /** Host names (no port) the game accepts texture URLs from. */
   skinDomains: string[];
@@ -167,8 +203,9 @@ export const META_SCHEMA = {
         'feature.enable_profile_key': flag,
         'feature.legacy_skin_api': flag,
         'feature.no_mojang_namespace': flag,
+        'feature.enable_mojang_anti_features': flag,
       },
-      ['feature.openid_configuration_url'],
+      { 'feature.openid_configuration_url': true, 'feature.enable_mojang_anti_features': true },
     ),
     skinDomains: { type: 'array', items: { type: 'string' } },
     signaturePublickey: { type: 'string' },
@@ -186,6 +223,7 @@ export const META_SCHEMA = {
         'feature.enable_profile_key': true,
         'feature.legacy_skin_api': true,
         'feature.no_mojang_namespace': true,
+        'feature.enable_mojang_anti_features': true,
       },
       skinDomains: ['localhost'],
       signaturePublickey: '-----BEGIN PUBLIC KEY-----\nMIICIjANBgkqhkiG9w0BAQEFAAOCAg8AMIICCgKCAgEA...\n-----END PUBLIC KEY-----\n',
@@ -196,13 +234,19 @@ export const META_SCHEMA = {
 export interface PublicKeys {
   profilePropertyKeys: { publicKey: string }[];
   playerCertificateKeys: { publicKey: string }[];
+  /** Empty: no client reads it (contract section 25); listed as Mojang's document lists it. */
+  authenticationKeys: { publicKey: string }[];
 }
 
 const KEY_LIST = { type: 'array', items: recordSchema<PublicKeys['profilePropertyKeys'][number]>({ publicKey: { type: 'string' } }) };
 
 export const PUBLIC_KEYS_SCHEMA = {
-  ...recordSchema<PublicKeys>({ profilePropertyKeys: KEY_LIST, playerCertificateKeys: KEY_LIST }),
+  ...recordSchema<PublicKeys>({ profilePropertyKeys: KEY_LIST, playerCertificateKeys: KEY_LIST, authenticationKeys: KEY_LIST }),
   examples: [
-    { profilePropertyKeys: [{ publicKey: 'MIICIjANBgkqhkiG9w0B...' }], playerCertificateKeys: [{ publicKey: 'MIICIjANBgkqhkiG9w0B...' }] },
+    {
+      profilePropertyKeys: [{ publicKey: 'MIICIjANBgkqhkiG9w0B...' }],
+      playerCertificateKeys: [{ publicKey: 'MIICIjANBgkqhkiG9w0B...' }],
+      authenticationKeys: [],
+    },
   ],
 };

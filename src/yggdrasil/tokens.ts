@@ -6,14 +6,15 @@
 // refuses it, and while YGGDRASIL_CONNECT is off it is not accepted at all.
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { CALLER_COLUMNS, type Caller, type CallerUser } from '../accounts/authenticate.ts';
-import { levelOfUser, standingProblem } from '../accounts/standing.ts';
+import { CALLER_COLUMNS, callerFrom, type Caller } from '../accounts/authenticate.ts';
+import { levelOfUser, standingProblem, accountPerms } from '../accounts/standing.ts';
 import type { Clock } from '../clock.ts';
 import { tokenHash } from '../http/secrets.ts';
 import type { Database, Executor } from '../database/schema.ts';
+import { insertGameToken, MAX_LIVE_GAME_TOKENS, revokeGameTokensById } from '../sessions/issue.ts';
 
 export const GAME_TOKEN_LIFETIME_MS = 15 * 24 * 3600_000;
-export const MAX_LIVE_GAME_TOKENS = 10;
+export { MAX_LIVE_GAME_TOKENS };
 
 /** The profile a token is bound to: its current name, and the name it had when the token was bound. */
 export interface BoundProfile {
@@ -29,13 +30,13 @@ export interface LiveGameToken {
   clientToken: string;
   /** null: bound to no profile yet (a mail login of an account with several). */
   profile: BoundProfile | null;
-  user: CallerUser;
+  user: Caller['user'];
   /** Issued through Yggdrasil Connect: refreshed only with its OAuth refresh token. */
   oauth: boolean;
 }
 
 /** An account that may play: finished registration, so it has its player name and UUID. */
-export type PlayingUser = CallerUser & { uuid: string; username: string };
+export type PlayingUser = Caller['user'] & { uuid: string; username: string };
 
 /** A token that may be used as it is (GameTokens.usable). */
 export type UsableGameToken = LiveGameToken & { user: PlayingUser };
@@ -77,36 +78,7 @@ export class GameTokens {
     expiresAt: number,
     grantId: number | null,
   ): Promise<void> {
-    const now = this.clock.now();
-    await executor
-      .insertInto('game_tokens')
-      .values({
-        user_id: userId,
-        token_hash: tokenHash(accessToken),
-        client_token: clientToken,
-        profile_id: profile?.id ?? null,
-        profile_name: profile?.name ?? '',
-        created_at: now,
-        expires_at: expiresAt,
-        revoked_at: null,
-        oauth_grant_id: grantId,
-      })
-      .execute();
-    const beyondLimit = await executor
-      .selectFrom('game_tokens')
-      .select('id')
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .orderBy('id', 'desc')
-      .offset(MAX_LIVE_GAME_TOKENS)
-      .limit(1000)
-      .execute();
-    if (beyondLimit.length > 0)
-      await this.revoke(
-        executor,
-        beyondLimit.map((row) => row.id),
-      );
+    await insertGameToken(executor, { accessToken, userId, clientToken, profile, expiresAt, grantId }, this.clock.now());
   }
 
   /** The token if it is live (issued here, neither revoked nor expired) and, when a client token is given, its own. */
@@ -160,7 +132,7 @@ export class GameTokens {
    */
   async usable(accessToken: string, clientToken?: string): Promise<UsableGameToken | null> {
     const token = await this.find(accessToken, clientToken);
-    if (!token || standingProblem({ ...token.user, level: token.user.perms }) !== null) return null;
+    if (!token || standingProblem({ ...token.user, level: accountPerms(token.user, this.clock.now()) }) !== null) return null;
     if (token.profile && token.profile.name !== token.profile.boundName) return null;
     return token as UsableGameToken;
   }
@@ -169,22 +141,17 @@ export class GameTokens {
   async callerOf(accessToken: string): Promise<Caller | null> {
     const token = await this.usable(accessToken);
     if (!token) return null;
-    return {
-      user: token.user,
-      session: { kind: 'game', id: token.id },
-      level: await levelOfUser(this.db, token.user, this.clock.now()),
-      profile: token.profile && { uuid: token.profile.uuid, name: token.profile.name },
-    };
+    const level = await levelOfUser(this.db, token.user, this.clock.now());
+    return callerFrom(
+      token.user,
+      { kind: 'game', id: token.id },
+      level,
+      token.profile && { uuid: token.profile.uuid, name: token.profile.name },
+    );
   }
 
   /** Revokes those of the tokens still live; answers how many that was (a token revoked meanwhile counts none). */
   async revoke(executor: Executor, ids: number[]): Promise<number> {
-    const result = await executor
-      .updateTable('game_tokens')
-      .set({ revoked_at: this.clock.now() })
-      .where('id', 'in', ids)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    return revokeGameTokensById(executor, ids, this.clock.now());
   }
 }

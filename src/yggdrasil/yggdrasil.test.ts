@@ -239,24 +239,6 @@ describeEachDatabase('game login (Yggdrasil API)', (kind) => {
     assert.equal((await service.call('GET', `${API}/sessionserver/session/minecraft/profile/${wrongCase}`)).status, 204);
   });
 
-  it('looks up names without regard to case, refusing more than 100', async () => {
-    const steve = await player();
-    for (const path of ['api/profiles/minecraft', 'minecraftservices/minecraft/profile/lookup/bulk/byname']) {
-      const found = await yggPost(path, [steve.username.toLowerCase(), 'nobody_here']);
-      assert.deepEqual(found.body, [{ id: dashless(steve.uuid), name: steve.username }], path);
-    }
-    const single = await service.call('GET', `${API}/api/minecraft/profile/lookup/name/${steve.username}`);
-    assert.deepEqual(single.body, { id: dashless(steve.uuid), name: steve.username });
-    assert.equal((await service.call('GET', `${API}/api/minecraft/profile/lookup/name/nobody_here`)).status, 404);
-    const tooMany = await yggPost(
-      'api/profiles/minecraft',
-      Array.from({ length: 101 }, (_, index) => `name${index}`),
-    );
-    assert.equal(tooMany.status, 400);
-    assert.equal(tooMany.body.error, 'IllegalArgumentException');
-    assert.deepEqual((await yggPost('api/profiles/minecraft', [])).body, []);
-  });
-
   it('serves the legacy skin address', async () => {
     const steve = await player();
     assert.equal((await service.call('GET', `${API}/skins/MinecraftSkins/${steve.username}.png`)).status, 404);

@@ -45,6 +45,13 @@ const KEPT = new Set([
   'HD',
   'PNG',
   'Discord',
+  'OpenID',
+  // authlib-injector, named as itself, and the example host of the blocked servers' field.
+  'authlib',
+  'injector',
+  'mc',
+  'example',
+  'com',
   'Yggdrasil',
   'Connect',
   'GravitLauncher',

@@ -1,6 +1,7 @@
-// App passwords on the profile in a real browser (Debian's Chromium), on SQLite and PostgreSQL: a player makes one,
-// sees it once and copies it with the button, a launcher logs in with it, the list shows its last use, and the
-// player revokes it after a confirmation in the page. Each state is axe-clean.
+// App passwords on the profile in a real browser (Debian's Chromium), on SQLite and PostgreSQL: a player makes one with
+// their password (a wrong one is said on its field and makes nothing), sees it once and copies it with the button, a
+// launcher logs in with it, the list shows its last use, and the player revokes it after a confirmation in the page.
+// Each state is axe-clean.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -34,12 +35,21 @@ describeEachDatabase('app passwords in a browser', (kind) => {
     const section = page.getByRole('region', { name: 'App passwords' });
     await section.getByText('You have no app passwords.').waitFor();
     await section.getByLabel('What it is for').fill('HMCL on the laptop');
+    await section.getByLabel('Your password').fill('not my password');
+    await section.getByRole('button', { name: 'Make app password' }).click();
+    await section.getByText('Wrong password: making an app password asks for your current password').waitFor();
+    assert.equal(await section.getByRole('listitem').count(), 0, 'nothing made');
+    await section.getByLabel('Your password').fill(player.password);
     await section.getByRole('button', { name: 'Make app password' }).click();
     await section.getByRole('heading', { name: 'App password for HMCL on the laptop' }).waitFor();
     const shown = section.getByRole('textbox', { name: 'App password', exact: true });
     const password = await shown.inputValue();
     assert.match(password, /^app(-[2-9a-hjkmnp-z]{7}){4}$/);
     assert.equal(await section.getByLabel('What it is for').inputValue(), '', 'the form is ready for another');
+    assert.equal(await section.getByLabel('Your password').inputValue(), '', 'the password is not kept in the form');
+    await service.mailbox.waitFor(
+      (mail) => mail.subject === 'An app password was made for your account' && /HMCL on the laptop/.test(mail.text ?? ''),
+    );
     await section.getByRole('button', { name: 'Copy App password' }).click();
     await section.getByText('Copied').waitFor();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), password);

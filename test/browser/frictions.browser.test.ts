@@ -195,7 +195,7 @@ describe('newcomer frictions in a browser [sqlite]', () => {
     // Read out with the field.
     const describedBy = (await password.getAttribute('aria-describedby')) ?? '';
     assert.ok(describedBy.split(' ').includes((await verdict.getAttribute('id'))!), 'the verdict describes the field');
-    // The repetition does not get a verdict of its own.
+    // One verdict: the switch that shows the password is no second field.
     assert.equal(await verdict.count(), 1);
     await page.context().close();
 

@@ -120,32 +120,18 @@ describeEachDatabase('the pages in Russian and Chinese', (kind) => {
       await assertNoEnglish(page, '/register', own);
       await page.getByLabel('Почта').fill(mail);
       await page.getByLabel('Пароль', { exact: true }).fill(password);
-      await page.getByLabel('Пароль ещё раз').fill('другой пароль');
-      await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
-      await page.getByText('Пароли не совпадают').waitFor();
-      await assertNoEnglish(page, '/register, passwords differ', own);
-      await page.getByLabel('Пароль ещё раз').fill(password);
+      // Asked once, with a switch that shows it.
+      await page.getByLabel('Показать пароль').check();
+      assert.equal(await page.getByLabel('Пароль', { exact: true }).getAttribute('type'), 'text');
+      await assertNoEnglish(page, '/register, the password shown', own);
       await page.getByRole('button', { name: 'Зарегистрироваться' }).click();
       await page.waitForURL(`${origin}/register/confirm`);
       await page.getByText(`Мы отправили код на ${mail}`).waitFor();
       await assertNoEnglish(page, '/register/confirm', own);
 
-      // The mail is in the language of the page that registered (the server's part of issue 18).
-      const sent = await service.mailbox.waitFor(mailTo(mail));
-      assert.match(`${sent.subject}\n${sent.text}`, /[а-яё]{4,}/i, 'the registration mail is in Russian');
-      const link = /https?:\/\/\S+\/register\/confirm\?code=[^\s"<>]+/.exec(sent.text ?? '')?.[0];
-      assert.ok(link, 'the mail has the confirmation link');
-      const { pathname, search } = new URL(link);
-      // Opened in a tab of its own, which did not register: confirmed, then the login (registration-flow.browser.test.ts
-      // follows the tab that registered, which is logged in at once).
-      await page.evaluate(() => sessionStorage.clear());
-      await page.goto(`${origin}${pathname}${search}`);
-      await page.waitForURL(`${origin}/login`);
-      await page.getByText('Почта подтверждена').waitFor();
-      await assertNoEnglish(page, '/login after confirming', own);
-      assert.deepEqual(await accessibilityProblems(page), [], 'the login page in Russian');
-
-      // A wrong password: the page's own Russian words for the API's refusal (picked by its key, X-Error-Key).
+      // A wrong password before confirming: the page's own Russian words for the API's refusal (picked by its key,
+      // X-Error-Key).
+      await page.goto(`${origin}/login`);
       await page.getByLabel('Ник или почта').fill(mail);
       await page.getByLabel('Пароль').fill('не тот пароль');
       await page.getByRole('button', { name: 'Войти', exact: true }).click();
@@ -154,13 +140,27 @@ describeEachDatabase('the pages in Russian and Chinese', (kind) => {
         .filter({ hasText: 'Неверный ник, почта или пароль: проверьте их и попробуйте снова или сбросьте пароль.' })
         .waitFor();
       await assertNoEnglish(page, '/login, wrong password', own);
+      assert.deepEqual(await accessibilityProblems(page), [], 'the login page in Russian');
 
-      await page.getByLabel('Пароль').fill(password);
-      await page.getByRole('button', { name: 'Войти', exact: true }).click();
+      // The mail is in the language of the page that registered (the server's part of issue 18).
+      const sent = await service.mailbox.waitFor(mailTo(mail));
+      assert.match(`${sent.subject}\n${sent.text}`, /[а-яё]{4,}/i, 'the registration mail is in Russian');
+      const link = /https?:\/\/\S+\/register\/confirm\?code=[^\s"<>]+/.exec(sent.text ?? '')?.[0];
+      assert.ok(link, 'the mail has the confirmation link');
+      const { pathname, search } = new URL(link);
+      // Opened as in another browser, which did not register: the page asks for the account's password, in Russian,
+      // then confirms and logs in (registration-flow.browser.test.ts follows the browser that registered).
+      await page.evaluate(() => localStorage.removeItem('skinservice.registration'));
+      await page.goto(`${origin}${pathname}${search}`);
+      await page.getByText('Аккаунт регистрировали не в этом браузере').waitFor();
+      await assertNoEnglish(page, '/register/confirm in another browser', own);
+      assert.deepEqual(await accessibilityProblems(page), [], 'the confirm page asking for the password, in Russian');
+      await page.getByLabel('Пароль', { exact: true }).fill(password);
+      await page.getByRole('button', { name: 'Подтвердить' }).click();
       await page.waitForURL(`${origin}/register/finish`);
       await page.getByRole('heading', { name: 'Завершение регистрации' }).waitFor();
       await assertNoEnglish(page, '/register/finish', own);
-      await page.getByLabel('Ник').fill(username);
+      await page.getByLabel('Ваш ник в игре').fill(username);
       await page.getByRole('button', { name: 'Готово' }).click();
       await page.waitForURL(`${origin}/home`);
       await page.getByRole('heading', { name: 'Ваши скины' }).waitFor();
@@ -286,6 +286,14 @@ describeEachDatabase('the pages in Russian and Chinese', (kind) => {
       await page.getByRole('link', { name: '创建账号' }).click();
       await page.getByRole('heading', { name: '创建账号' }).waitFor();
       await assertNoEnglish(page, '/register in Chinese', []);
+      // The confirm page of another browser: the code, the address it came to and the account's password, in Chinese.
+      await page.goto(`${origin}/register/confirm`);
+      await page.getByText('收到邮件的邮箱').waitFor();
+      await page.getByText('此账号不是在此浏览器中注册的').waitFor();
+      await assertNoEnglish(page, '/register/confirm in Chinese', []);
+      await page.goto(`${origin}/mail/confirm`);
+      await page.getByRole('heading', { name: '验证新邮箱' }).waitFor();
+      await assertNoEnglish(page, '/mail/confirm in Chinese', []);
       await page.goto(`${origin}/`);
       await page.getByRole('link', { name: '登录' }).first().waitFor();
       await assertNoEnglish(page, '/ in Chinese', []);

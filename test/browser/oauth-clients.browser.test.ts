@@ -1,7 +1,8 @@
 // The console's launcher apps (Yggdrasil Connect clients, contract section 18) in a real browser, on SQLite and
 // PostgreSQL: the owner registers a confidential app, copies its id and secret shown once, and the token endpoint
 // takes that secret (a wrong one is invalid_client); the app is listed; deleting it after a confirmation in the page
-// removes it. Axe-clean in both themes.
+// removes it. Axe-clean in both themes. The form starts afresh after each registration, and a public app with a
+// website's redirect is registered only after a confirmation that says what public means.
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -69,4 +70,55 @@ describeEachDatabase('launcher apps in the console', (kind) => {
     await section.getByText('No app is registered: launchers use the shared client.').waitFor();
     assert.equal(await clientAuthentication(id, secret), 'invalid_client', 'a deleted app authenticates no more');
   });
+
+  it(
+    'clears the whole form after a registration, and asks before registering a website as a public app',
+    { skip: skipReason ?? false },
+    async () => {
+      const page = await openWatchedPage(browser, origin);
+      await logInWithToken(page, origin, await service.ownerToken());
+      await page.goto(`${origin}/admin?tab=clients`);
+      const section = page.getByRole('region', { name: 'Apps that log players in (Yggdrasil Connect)' });
+      const name = section.getByLabel('Name players see');
+      const redirects = section.getByLabel('Redirect addresses, one per line');
+      const publicBox = section.getByRole('checkbox', { name: "Public: an app on the player's computer, without a secret" });
+      const deviceBox = section.getByRole('checkbox', { name: 'May use device login (a code typed on this site)' });
+
+      await name.fill('Our launcher');
+      await publicBox.check();
+      await deviceBox.check();
+      await section.getByRole('button', { name: 'Register', exact: true }).click();
+      await section.getByText('Our launcher is registered.').waitFor();
+      assert.equal(await name.inputValue(), '');
+      assert.equal(await publicBox.isChecked(), false, 'Public is cleared with the rest');
+      assert.equal(await deviceBox.isChecked(), false, 'device login is cleared with the rest');
+
+      // A website, with Public ticked by mistake: the page asks, and Cancel registers nothing.
+      await name.fill('Community website');
+      await redirects.fill('https://forum.example.org/oauth/callback');
+      await publicBox.check();
+      await section.getByRole('button', { name: 'Register', exact: true }).click();
+      const question = section.getByRole('alertdialog', { name: 'Register as public' });
+      assert.match(await question.innerText(), /A public app has no secret: anyone may use its client id/);
+      assert.match(await question.innerText(), /A website should be confidential \(untick Public\)/);
+      await assertAccessibleInBothThemes(page, 'the public question');
+      await page.keyboard.press('Escape');
+      await question.waitFor({ state: 'detached' });
+      assert.equal(await page.evaluate(() => (document.activeElement as HTMLInputElement | null)?.type), 'checkbox', 'back on Public');
+      assert.equal(await section.getByRole('listitem', { name: 'Community website' }).count(), 0, 'nothing registered');
+      await publicBox.uncheck();
+      await section.getByRole('button', { name: 'Register', exact: true }).click();
+      await section.getByRole('heading', { name: 'The secret of Community website' }).waitFor();
+      assert.match(await section.getByRole('listitem', { name: 'Community website' }).innerText(), /confidential, with a secret/);
+
+      // Asked and confirmed: a public app with an https redirect is still possible.
+      await name.fill('Browser game');
+      await redirects.fill('https://game.example.org/cb');
+      await publicBox.check();
+      await section.getByRole('button', { name: 'Register', exact: true }).click();
+      await section.getByRole('alertdialog').getByRole('button', { name: 'Register as public' }).click();
+      await section.getByText('Browser game is registered.').waitFor();
+      assert.match(await section.getByRole('listitem', { name: 'Browser game' }).innerText(), /public, without a secret/);
+    },
+  );
 });

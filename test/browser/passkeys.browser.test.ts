@@ -174,7 +174,7 @@ describeEachDatabase('passkeys in a browser', (kind) => {
     await page.getByRole('button', { name: 'Allow' }).click();
     await page
       .getByRole('status')
-      .getByText(/is logged in\. Go back to your launcher\./)
+      .getByText(/is logged in\. Go back to it\./)
       .waitFor();
     const tokens = await oidc.pollDeviceAuthorizationGrant(config, started);
     assert.equal((tokens.claims() as unknown as { selectedProfile: { name: string } }).selectedProfile.name, player.username);

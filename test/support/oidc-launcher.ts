@@ -2,18 +2,22 @@
 // (in this process through inject, or over HTTP to a process of its own), and a browser's cookie jar for the
 // authorization code flow's redirects.
 import * as oidc from 'openid-client';
-import type { ServiceClient } from './service.ts';
+import { randomAddress, type ServiceClient } from './service.ts';
 
 export const DEVICE_SCOPE = 'openid offline_access Yggdrasil.PlayerProfiles.Select Yggdrasil.Server.Join';
 
-/** openid-client's fetch, answered by the service (its PUBLIC_URL's path and query, the service's answer). */
+/**
+ * openid-client's fetch, answered by the service (its PUBLIC_URL's path and query, the service's answer), each request
+ * from an address of its own: the service limits the requests that store a row per address, and a suite's launchers
+ * stand for many players.
+ */
 export function fetchThrough(service: Pick<ServiceClient, 'call'>): oidc.CustomFetch {
   return async (url, options) => {
     const target = new URL(url);
     const headers: Record<string, string> = {};
     new Headers(options.headers as HeadersInit).forEach((value, name) => (headers[name] = value));
     const body = options.body === undefined || options.body === null ? undefined : String(options.body);
-    const reply = await service.call(options.method, target.pathname + target.search, { body, headers });
+    const reply = await service.call(options.method, target.pathname + target.search, { body, headers, ip: randomAddress() });
     const answer = new Headers();
     for (const [name, value] of Object.entries(reply.headers)) {
       if (value === undefined) continue;

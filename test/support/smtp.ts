@@ -69,9 +69,19 @@ export const mailTo = (address: string) => (mail: ParsedMail) =>
     to?.value.some((entry) => entry.address?.toLowerCase() === address.toLowerCase()),
   );
 
-/** The code printed in a mail's text body (two groups of five), whole as the mail's link carries it. */
+/**
+ * The `code` of a mail's link: the token that confirms by itself (contract section 15b), what following the link
+ * sends. In any language of the mail.
+ */
 export function codeIn(mail: ParsedMail): string {
-  const match = /Your code: ([A-Z0-9]{5})-([A-Z0-9]{5})\b/.exec(mail.text ?? '');
+  const match = /\?code=([2-9A-Z]{26})\b/.exec(mail.text ?? '');
+  if (!match) throw new Error(`no link with a code in mail "${mail.subject}"`);
+  return match[1]!;
+}
+
+/** The short code a mail shows for typing (two groups of five), whole; typed, it needs its mail address or continuation. */
+export function typedCodeIn(mail: ParsedMail): string {
+  const match = /\b([2-9A-Z]{5})-([2-9A-Z]{5})\b/.exec(mail.text ?? '');
   if (!match) throw new Error(`no code in mail "${mail.subject}"`);
   return `${match[1]}${match[2]}`;
 }

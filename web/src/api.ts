@@ -89,7 +89,13 @@ async function request<T>(
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.body);
   }
-  const response = await fetch(withQuery(path, options.query), { method, headers, body });
+  let response: Response;
+  try {
+    response = await fetch(withQuery(path, options.query), { method, headers, body });
+  } catch {
+    // No answer at all (offline, the service restarting): say so in the page's words, with what to do (status 0).
+    throw new ApiError(0, t('common.unreachable'));
+  }
   if (response.status === 204) return { msg: '', url: null, data: undefined as T, total: null, headers: response.headers };
   const json = (await response.json().catch(() => null)) as { error?: boolean; msg?: string; url?: string | null; data?: T } | null;
   if (!response.ok || !json || json.error) {

@@ -68,7 +68,10 @@ export function Page(props: { title: string; children: ComponentChildren; wide?:
           {siteName}
         </Link>
         <div class="top-end">
-          {props.nav && <nav>{props.nav}</nav>}
+          <nav aria-label={t('nav.label')}>
+            <Link href="/library">{t('nav.library')}</Link>
+            {props.nav}
+          </nav>
           <LanguagePicker />
           <ThemeSwitch />
         </div>
@@ -216,8 +219,11 @@ export function Field(props: {
   hint?: string;
   /** What is wrong with the value, shown under the input and read out with it. */
   error?: string | null;
+  /** A password that a switch under it shows in clear, so that it is typed once and checked by eye. */
+  reveal?: boolean;
 }) {
   const [id] = useState(() => uniqueId('field'));
+  const [shown, setShown] = useState(false);
   const errorId = `${id}-error`;
   const fromForm = useContext(FieldErrors)[props.name];
   const error = props.error || fromForm || null;
@@ -231,7 +237,7 @@ export function Field(props: {
         ref={input}
         id={id}
         name={props.name}
-        type={props.type ?? 'text'}
+        type={props.reveal && shown ? 'text' : (props.type ?? 'text')}
         // Controlled when the caller follows the input, otherwise only a starting value the user may change.
         {...(props.onInput ? { value: props.value } : { defaultValue: props.value })}
         required={props.required}
@@ -244,6 +250,12 @@ export function Field(props: {
         onInput={props.onInput ? (event) => props.onInput!((event.target as HTMLInputElement).value) : undefined}
       />
       {props.hint && <small id={`${id}-hint`}>{props.hint}</small>}
+      {props.reveal && (
+        <label class="check">
+          <input type="checkbox" checked={shown} onChange={(event) => setShown(event.currentTarget.checked)} />
+          {t('field.showPassword')}
+        </label>
+      )}
       {checksPassword && <PasswordVerdictLine id={`${id}-verdict`} input={input} />}
       {error && (
         <small id={errorId} class="field-error">
@@ -251,6 +263,24 @@ export function Field(props: {
         </small>
       )}
     </div>
+  );
+}
+
+/**
+ * A new password, asked once wherever one is chosen (registration, a reset, confirming a registration elsewhere):
+ * the rules' hint, a switch that shows it, and what the service would say of it as it is typed.
+ */
+export function NewPasswordField(props: { label: string }) {
+  return (
+    <Field
+      label={props.label}
+      name="password"
+      type="password"
+      required
+      autocomplete="new-password"
+      hint={t('field.passwordHint', { count: PASSWORD_LENGTH.min })}
+      reveal
+    />
   );
 }
 
@@ -333,6 +363,7 @@ const PLAYER_WORDS: Record<string, (params: ErrorParams) => string> = {
   'accounts.passwordWrong': (params) => t(params.field === 'current_password' ? 'apiWords.currentPasswordWrong' : 'apiWords.passwordWrong'),
   'twoFactor.passwordWrong': () => t('apiWords.passwordWrong'),
   'discord.passwordWrong': () => t('apiWords.passwordWrong'),
+  'oidc.passwordWrong': () => t('apiWords.passwordWrong'),
   'accounts.currentPasswordRequired': () => t('apiWords.currentPasswordRequired'),
   'textures.notYourSkin': () => t('apiWords.skinGone'),
   'textures.capeNotOwned': () => t('apiWords.capeGone'),
@@ -341,6 +372,8 @@ const PLAYER_WORDS: Record<string, (params: ErrorParams) => string> = {
   'http.bodyTooLarge': () => t('apiWords.fileTooLarge'),
   'accounts.wrongCredentials': () => t('apiWords.wrongLogin'),
   'accounts.wrongCode': () => t('apiWords.wrongCode'),
+  'accounts.confirmPasswordNeeded': () => t('apiWords.confirmPasswordNeeded'),
+  'accounts.usernameTaken': (params) => t('apiWords.nameTaken', { name: params.username }),
   'accounts.missingToken': () => t('apiWords.loginEnded'),
   'accounts.tokenExpired': () => t('apiWords.loginEnded'),
   'accounts.tokenInvalid': () => t('apiWords.loginEnded'),

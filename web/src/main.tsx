@@ -3,8 +3,17 @@ import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { Notice, Page } from './components.tsx';
 import { loadNamespace, ready, Rich, t, useT } from './i18n.ts';
-import { LoginPage, RegisterConfirmPage, RegisterFinishPage, RegisterPage, ResetConfirmPage, ResetPage } from './pages/auth.tsx';
+import {
+  LoginPage,
+  MailConfirmPage,
+  RegisterConfirmPage,
+  RegisterFinishPage,
+  RegisterPage,
+  ResetConfirmPage,
+  ResetPage,
+} from './pages/auth.tsx';
 import { DiscordPage } from './pages/discord.tsx';
+import { OidcPage, OidcRegisterPage } from './pages/oidc.tsx';
 import { FrontPage } from './pages/front.tsx';
 import { Link, useLocation } from './router.tsx';
 import type { PagePath } from '../../src/shared/pages.ts';
@@ -57,6 +66,7 @@ const DevicePage = lazyPage('app.connectTitle', () => withHomeWords(import('./pa
 const AuthorizePage = lazyPage('app.connectTitle', () =>
   withHomeWords(import('./pages/connect.tsx')).then((module) => module.AuthorizePage),
 );
+const LibraryPage = lazyPage('nav.library', () => withHomeWords(import('./pages/home.tsx')).then((module) => module.LibraryPage));
 const AdminPage = lazyPage('app.adminTitle', () => withHomeWords(import('./pages/admin/console.tsx')).then((module) => module.AdminPage));
 
 // Every page path the server answers with this app has its page here, and none other (the type checks both ways).
@@ -68,8 +78,12 @@ const PAGES: Record<string, PageComponent> = {
   '/register/finish': RegisterFinishPage,
   '/reset': ResetPage,
   '/reset/confirm': ResetConfirmPage,
+  '/mail/confirm': MailConfirmPage,
   '/home': HomePage,
+  '/library': LibraryPage,
   '/discord': DiscordPage,
+  '/oidc': OidcPage,
+  '/register/oidc': OidcRegisterPage,
   '/admin': AdminPage,
   '/device': DevicePage,
   '/authorize': AuthorizePage,

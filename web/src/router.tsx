@@ -14,14 +14,17 @@ function focusHeading() {
   setTimeout(() => document.querySelector<HTMLElement>('main h1')?.focus());
 }
 
+const currentAddress = () => location.pathname + location.search;
+/** The page shown: a link to a part of it (#security) changes only the fragment, which the browser handles itself. */
+let shownAddress = currentAddress();
+
 function changed() {
+  shownAddress = currentAddress();
   listeners.forEach((listener) => listener());
   focusHeading();
 }
 
-window.addEventListener('popstate', changed);
-
-const currentAddress = () => location.pathname + location.search;
+window.addEventListener('popstate', () => currentAddress() !== shownAddress && changed());
 
 /**
  * Goes to `to`, a path or an absolute URL. The API's `url` values start with PUBLIC_URL, which need not be the

@@ -96,25 +96,29 @@ export function usePagedList<T>(path: string, filters: Record<string, string | n
       (failure) => setError(messageOf(failure)),
     );
   }, [path, key, offset, version]);
-  const pager = (
-    <div class="pager">
-      <button type="button" class="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
-        {t('admin:pager.previous')}
-      </button>
-      <span>
-        {total === 0
-          ? t('admin:pager.none')
-          : t('admin:pager.range', {
-              first: formatNumber(offset + 1),
-              last: formatNumber(Math.min(offset + PAGE_SIZE, total)),
-              total: formatNumber(total),
-            })}
-      </span>
-      <button type="button" class="secondary" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
-        {t('admin:pager.next')}
-      </button>
-    </div>
-  );
+  // Nothing to page through: an empty list says so itself, and one page needs no buttons.
+  const pager =
+    total === 0 ? null : (
+      <div class="pager">
+        {total > PAGE_SIZE && (
+          <button type="button" class="secondary" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+            {t('admin:pager.previous')}
+          </button>
+        )}
+        <span>
+          {t('admin:pager.range', {
+            first: formatNumber(offset + 1),
+            last: formatNumber(Math.min(offset + PAGE_SIZE, total)),
+            total: formatNumber(total),
+          })}
+        </span>
+        {total > PAGE_SIZE && (
+          <button type="button" class="secondary" disabled={offset + PAGE_SIZE >= total} onClick={() => setOffset(offset + PAGE_SIZE)}>
+            {t('admin:pager.next')}
+          </button>
+        )}
+      </div>
+    );
   return {
     rows,
     error,

@@ -34,11 +34,16 @@ export function SkinPreview(props: {
   label: string;
   /** Shown under the canvas: what the preview shows when it is not what the player wears. */
   caption?: ComponentChildren;
+  /** Offers a switch that shows the cape as an elytra instead (when there is a cape). */
+  elytraToggle?: boolean;
 }) {
   const frame = useRef<HTMLElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
   const [viewer, setViewer] = useState<SkinViewer | null>(null);
-  const [shown, setShown] = useState<{ skin: string; cape: string } | null>(null);
+  const [shown, setShown] = useState<{ skin: string; cape: string; back: 'cape' | 'elytra' } | null>(null);
+  const [elytra, setElytra] = useState(false);
+  const [elytraId] = useState(() => `preview-elytra-${Math.random().toString(36).slice(2)}`);
+  const back = props.elytraToggle && props.capeUrl && elytra ? 'elytra' : 'cape';
   const [angle, setAngle] = useState(FRONT);
   const [zoom, setZoom] = useState(0.85);
   // Paused from the start for people who asked their system for less motion.
@@ -85,19 +90,19 @@ export function SkinPreview(props: {
     const model = props.slim === null ? 'auto-detect' : props.slim ? 'slim' : 'default';
     Promise.all([
       viewer.loadSkin(props.skinUrl, { model }),
-      props.capeUrl ? viewer.loadCape(props.capeUrl) : Promise.resolve(viewer.resetCape()),
+      props.capeUrl ? viewer.loadCape(props.capeUrl, { backEquipment: back }) : Promise.resolve(viewer.resetCape()),
     ]).then(
       () => {
         if (cancelled) return;
         redraw(viewer);
-        setShown({ skin: props.skinUrl, cape: props.capeUrl ?? '' });
+        setShown({ skin: props.skinUrl, cape: props.capeUrl ?? '', back });
       },
-      () => !cancelled && setShown({ skin: '', cape: '' }),
+      () => !cancelled && setShown({ skin: '', cape: '', back }),
     );
     return () => {
       cancelled = true;
     };
-  }, [viewer, props.skinUrl, props.slim, props.capeUrl]);
+  }, [viewer, props.skinUrl, props.slim, props.capeUrl, back]);
 
   useEffect(() => {
     if (!viewer) return;
@@ -144,7 +149,14 @@ export function SkinPreview(props: {
   };
 
   return (
-    <figure class="preview" ref={frame} data-skin={shown?.skin} data-cape={shown?.cape} data-paused={String(paused)}>
+    <figure
+      class="preview"
+      ref={frame}
+      data-skin={shown?.skin}
+      data-cape={shown?.cape}
+      data-back={shown?.cape ? shown.back : undefined}
+      data-paused={String(paused)}
+    >
       <canvas
         ref={canvas}
         width={260}
@@ -158,6 +170,22 @@ export function SkinPreview(props: {
       <figcaption>
         {props.caption}
         <small id={hintId}>{t('preview.hint')}</small>
+        {props.elytraToggle && props.capeUrl && (
+          <label class="check" for={elytraId}>
+            <input
+              id={elytraId}
+              type="checkbox"
+              checked={elytra}
+              onChange={(event) => {
+                const checked = event.currentTarget.checked;
+                setElytra(checked);
+                // An elytra is seen from behind: turn the player round to show it.
+                if (checked) setAngle(Math.PI + FRONT);
+              }}
+            />
+            {t('previewExtra.elytra')}
+          </label>
+        )}
         <div class="actions preview-controls">
           <button type="button" class="secondary" onClick={() => setPaused(!paused)}>
             {paused ? t('preview.play') : t('preview.pause')}

@@ -1,5 +1,6 @@
 // A player's app password (contract section 18, GET/POST /api/home/app-passwords): types, response schemas and
 // examples. The password itself is in the answer to its creation only.
+import { NAMED_CREDENTIAL_FIELDS, type NamedCredential } from './named-credential.ts';
 import { recordSchema } from './record-schema.ts';
 
 /** At most this many app passwords per account (contract section 18). */
@@ -7,15 +8,8 @@ export const MAX_APP_PASSWORDS = 20;
 /** The longest name a player gives an app password. */
 export const MAX_APP_PASSWORD_NAME = 64;
 
-export interface AppPasswordRecord {
-  id: number;
-  /** The player's name for it, say the launcher it is for. */
-  name: string;
-  /** Unix seconds. */
-  created: number;
-  /** Unix seconds of its last login; null before the first. */
-  last_used: number | null;
-}
+/** An app password as the profile lists it: the named-credential record, nothing more. */
+export type AppPasswordRecord = NamedCredential;
 
 /** The answer to a creation: the only time the password is shown. */
 export interface NewAppPassword {
@@ -24,12 +18,7 @@ export interface NewAppPassword {
   password: string;
 }
 
-export const APP_PASSWORD_SCHEMA = recordSchema<AppPasswordRecord>({
-  id: { type: 'integer' },
-  name: { type: 'string' },
-  created: { type: 'integer' },
-  last_used: { type: ['integer', 'null'] },
-});
+export const APP_PASSWORD_SCHEMA = recordSchema<AppPasswordRecord>(NAMED_CREDENTIAL_FIELDS);
 
 export const NEW_APP_PASSWORD_SCHEMA = recordSchema<NewAppPassword>({
   id: { type: 'integer' },

@@ -28,7 +28,7 @@ export const AUDIT_ENTRY_SCHEMA = recordSchema<AuditEntry>(
     for_name: { type: 'string' },
     iss_id: { type: ['integer', 'null'] },
   },
-  ['for_name', 'iss_id'],
+  { for_name: true, iss_id: true },
 );
 
 export const AUDIT_ENTRY_EXAMPLE: AuditEntry = {

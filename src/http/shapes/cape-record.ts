@@ -28,7 +28,7 @@ export const CAPE_RECORD_SCHEMA = recordSchema<CapeRecord>(
       items: recordSchema<{ id: number; username: string }>({ id: { type: 'integer' }, username: { type: 'string' } }),
     },
   },
-  ['selected', 'owner_users'],
+  { selected: true, owner_users: true },
 );
 
 export const CAPE_EXAMPLE: CapeRecord = {

@@ -29,11 +29,11 @@ export const LAUNCHER_DOCUMENT_SCHEMA = recordSchema<LauncherDocument>(
         ...textureLink,
         metadata: { type: 'object', description: 'only for slim skins', properties: { model: { type: 'string', enum: ['slim'] } } },
       },
-      ['metadata'],
+      { metadata: true },
     ),
     CAPE: { ...recordSchema<TextureLink>(textureLink), description: 'only when the player wears a cape' },
   },
-  ['SKIN', 'CAPE'],
+  { SKIN: true, CAPE: true },
 );
 
 export const LAUNCHER_DOCUMENT_EXAMPLE: LauncherDocument = {

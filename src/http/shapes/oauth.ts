@@ -2,9 +2,19 @@
 // consent page shows of a launcher's request, and the clients admins register.
 import { recordSchema } from './record-schema.ts';
 
+/**
+ * The client a grant or a request is for: `shared` is the built-in client any launcher uses, which the pages name in
+ * their own words ("a launcher", in the player's language) rather than by its stored name.
+ */
+export interface OAuthClientRef {
+  id: string;
+  name: string;
+  shared: boolean;
+}
+
 export interface OAuthGrantRecord {
   id: number;
-  client: { id: string; name: string };
+  client: OAuthClientRef;
   scopes: string[];
   /** The profile chosen for Yggdrasil.PlayerProfiles.Select: its id as the game login gives it (32 hex digits). */
   profile: { id: string; name: string } | null;
@@ -20,10 +30,16 @@ const ref = {
   required: ['id', 'name'],
   properties: { id: { type: 'string' }, name: { type: 'string' } },
 } as const;
+const clientRef = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name', 'shared'],
+  properties: { id: { type: 'string' }, name: { type: 'string' }, shared: { type: 'boolean' } },
+} as const;
 
 export const OAUTH_GRANT_SCHEMA = recordSchema<OAuthGrantRecord>({
   id: { type: 'integer' },
-  client: ref,
+  client: clientRef,
   scopes: { type: 'array', items: { type: 'string' } },
   profile: { ...ref, type: ['object', 'null'] },
   created: { type: 'integer' },
@@ -33,7 +49,7 @@ export const OAUTH_GRANT_SCHEMA = recordSchema<OAuthGrantRecord>({
 export const OAUTH_GRANTS_EXAMPLE: OAuthGrantRecord[] = [
   {
     id: 3,
-    client: { id: 'yggdrasil-connect', name: 'Any launcher' },
+    client: { id: '734ceac4bcb97ce1a0177873be4eeec9', name: 'Launchers', shared: true },
     scopes: ['openid', 'offline_access', 'Yggdrasil.PlayerProfiles.Select', 'Yggdrasil.Server.Join'],
     profile: { id: '8667ba71b85a4004af54457a9734eed7', name: 'Steve' },
     created: 1767225600,
@@ -43,20 +59,20 @@ export const OAUTH_GRANTS_EXAMPLE: OAuthGrantRecord[] = [
 
 /** A launcher's request waiting for the player: what the consent page shows. */
 export interface OAuthRequestRecord {
-  client: { id: string; name: string };
+  client: OAuthClientRef;
   scopes: string[];
   /** The account's profiles to choose from when Yggdrasil.PlayerProfiles.Select was asked; [] otherwise. */
   profiles: { id: string; name: string }[];
 }
 
 export const OAUTH_REQUEST_SCHEMA = recordSchema<OAuthRequestRecord>({
-  client: ref,
+  client: clientRef,
   scopes: { type: 'array', items: { type: 'string' } },
   profiles: { type: 'array', items: ref },
 });
 
 export const OAUTH_REQUEST_EXAMPLE: OAuthRequestRecord = {
-  client: { id: 'yggdrasil-connect', name: 'Any launcher' },
+  client: { id: '5f0c8d2e9a41b7c3d6e8f1a2b4c6d8e0', name: 'PCL-CE', shared: false },
   scopes: ['openid', 'Yggdrasil.PlayerProfiles.Select', 'Yggdrasil.Server.Join'],
   profiles: [
     { id: '8667ba71b85a4004af54457a9734eed7', name: 'Steve' },
@@ -87,7 +103,10 @@ const clientFields = {
 } as const;
 
 export const OAUTH_CLIENT_SCHEMA = recordSchema<OAuthClientRecord>(clientFields);
-export const NEW_OAUTH_CLIENT_SCHEMA = recordSchema<NewOAuthClientRecord>({ ...clientFields, secret: { type: 'string' } }, ['secret']);
+export const NEW_OAUTH_CLIENT_SCHEMA = recordSchema<NewOAuthClientRecord>(
+  { ...clientFields, secret: { type: 'string' } },
+  { secret: true },
+);
 
 export const OAUTH_CLIENT_EXAMPLE: OAuthClientRecord = {
   id: '5f0c8d2e9a41b7c3d6e8f1a2b4c6d8e0',

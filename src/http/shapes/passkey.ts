@@ -2,6 +2,7 @@
 // and examples. The WebAuthn options and responses themselves are the browser's JSON forms (WebAuthn Level 3,
 // PublicKeyCredential.toJSON), which @simplewebauthn/browser builds and reads.
 import { BASE } from './example-story.ts';
+import { NAMED_CREDENTIAL_FIELDS, type NamedCredential } from './named-credential.ts';
 import { recordSchema } from './record-schema.ts';
 
 /** At most this many passkeys per account (contract section 21). */
@@ -9,23 +10,14 @@ export const MAX_PASSKEYS = 10;
 /** The longest name a player gives a passkey. */
 export const MAX_PASSKEY_NAME = 64;
 
-export interface PasskeyRecord {
-  id: number;
-  /** The player's name for it, say the device or the password manager it lives in. */
-  name: string;
-  /** Unix seconds. */
-  created: number;
-  /** Unix seconds of its last login; null before the first. */
-  last_used: number | null;
+/** A passkey as the profile lists it: the named-credential record and whether it is synced. */
+export interface PasskeyRecord extends NamedCredential {
   /** Whether it is synced between devices (a password manager's or a platform's passkey), not bound to one device. */
   synced: boolean;
 }
 
 export const PASSKEY_SCHEMA = recordSchema<PasskeyRecord>({
-  id: { type: 'integer' },
-  name: { type: 'string' },
-  created: { type: 'integer' },
-  last_used: { type: ['integer', 'null'] },
+  ...NAMED_CREDENTIAL_FIELDS,
   synced: { type: 'boolean' },
 });
 

@@ -7,12 +7,23 @@ export type FieldSchema = Record<string, unknown>;
 export type OptionalKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? K : never }[keyof T];
 
 /**
+ * The optional fields of T, each named `true`: the type check refuses a field of T that may be left out and is not
+ * named here (its schema would require it, and serialising an answer without it would throw: issue 45), and a field
+ * named here that T requires (its schema would let an answer leave it out).
+ */
+export type OptionalFields<T> = { [K in OptionalKeys<T>]-?: true };
+
+/** A record with optional fields names them all (OptionalFields); one without names none. */
+type OptionalFieldsArgument<T> = [OptionalKeys<T>] extends [never] ? [] : [optional: OptionalFields<T>];
+
+/**
  * The response schema of the record type T. `properties` must name every field of T and nothing else: a field
  * added to the type and forgotten here fails the type check instead of being silently dropped from every response
- * (a response schema serialises only the fields it lists). Every field not named in `optional` is required.
+ * (a response schema serialises only the fields it lists). `optional` names exactly the fields T may leave out; every
+ * other field is required.
  */
-export function recordSchema<T>(properties: { [K in keyof T]-?: FieldSchema }, optional: readonly OptionalKeys<T>[] = []) {
-  const optionalNames: readonly PropertyKey[] = optional;
+export function recordSchema<T>(properties: { [K in keyof T]-?: FieldSchema }, ...[optional]: OptionalFieldsArgument<T>) {
+  const optionalNames = Object.keys(optional ?? {});
   return {
     type: 'object',
     additionalProperties: false,

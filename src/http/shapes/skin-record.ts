@@ -32,7 +32,7 @@ export const SKIN_RECORD_SCHEMA = recordSchema<SkinRecord>(
     selected: { type: 'boolean' },
     owner_name: { type: 'string' },
   },
-  ['selected', 'owner_name'],
+  { selected: true, owner_name: true },
 );
 
 export const SKIN_EXAMPLE: SkinRecord = {

@@ -28,12 +28,24 @@ export interface UserDetail {
   Profiles: DetailProfile[];
   /** Beyond interface.md (contract section 16): the profile limit in force for the account; -1 unlimited. */
   MaxProfiles: number;
+  /** Beyond interface.md (contract section 26): the linked OpenID Connect identities, by provider id. */
+  Identities: { provider: string; name: string; subject_hint: string }[];
+  /** Beyond interface.md (contract section 20): the linked official account of the first source (Mojang), else null. */
+  Premium: { uuid: string; name: string; source: string } | null;
+  /** Beyond interface.md (contract section 20): every linked official account, one per source, in source order. */
+  PremiumLinks: { uuid: string; name: string; source: string }[];
   /** Beyond interface.md, only in the admin view: the user id. */
   Id?: number;
   /** Beyond interface.md, only in the admin view: the stored perms (PermLvl is the effective level). */
   Perms?: number;
   /** Beyond interface.md, only in the admin view: the account's own profile limit; null when MAX_PROFILES applies. */
   OwnMaxProfiles?: number | null;
+  /** Beyond interface.md, only in the admin view: how many passkeys the account has (the editor offers to remove them). */
+  Passkeys?: number;
+  /** Beyond interface.md, only in the admin view (contract section 24): whether the player's online chat is on. */
+  Chat?: boolean;
+  /** Beyond interface.md, only in the admin view: the account's library publications skip LIBRARY_REVIEW. */
+  ReviewExempt?: boolean;
 }
 
 export const USER_DETAIL_SCHEMA = recordSchema<UserDetail>(
@@ -70,11 +82,40 @@ export const USER_DETAIL_SCHEMA = recordSchema<UserDetail>(
       }),
     },
     MaxProfiles: { type: 'integer' },
+    Identities: {
+      type: 'array',
+      items: recordSchema<UserDetail['Identities'][number]>({
+        provider: { type: 'string' },
+        name: { type: 'string' },
+        subject_hint: { type: 'string' },
+      }),
+    },
+    Premium: {
+      anyOf: [
+        { type: 'null' },
+        recordSchema<{ uuid: string; name: string; source: string }>({
+          uuid: { type: 'string' },
+          name: { type: 'string' },
+          source: { type: 'string' },
+        }),
+      ],
+    },
+    PremiumLinks: {
+      type: 'array',
+      items: recordSchema<UserDetail['PremiumLinks'][number]>({
+        uuid: { type: 'string' },
+        name: { type: 'string' },
+        source: { type: 'string' },
+      }),
+    },
     Id: { type: 'integer' },
     Perms: { type: 'integer' },
     OwnMaxProfiles: { type: ['integer', 'null'] },
+    Passkeys: { type: 'integer' },
+    Chat: { type: 'boolean' },
+    ReviewExempt: { type: 'boolean' },
   },
-  ['Id', 'Perms', 'OwnMaxProfiles'],
+  { Id: true, Perms: true, OwnMaxProfiles: true, Passkeys: true, Chat: true, ReviewExempt: true },
 );
 
 export const USER_DETAIL_EXAMPLE: UserDetail = {
@@ -97,4 +138,7 @@ export const USER_DETAIL_EXAMPLE: UserDetail = {
     { Uuid: SECOND_PROFILE_UUID, Username: 'Alex_', Primary: false, Selected_Skin: '', Selected_Cape: '' },
   ],
   MaxProfiles: 3,
+  Identities: [{ provider: 'keycloak', name: 'steve', subject_hint: '…4f2a' }],
+  Premium: null,
+  PremiumLinks: [],
 };

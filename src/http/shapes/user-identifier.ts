@@ -1,4 +1,4 @@
-// The path parameter of /api/admin/user/{identifier}/…: an account's id, player UUID or username.
+// The path parameter of every admin route under /api/admin/user/…{identifier}…: an account's id, player UUID or username.
 import { PLAYER_UUID } from './example-story.ts';
 
 export const USER_IDENTIFIER_PARAMS = {

@@ -50,7 +50,7 @@ export const USER_RECORD_SCHEMA = recordSchema<UserRecord>(
       ],
     },
   },
-  ['level', 'role_grant', 'discord'],
+  { level: true, role_grant: true, discord: true },
 );
 
 export const USER_RECORD_EXAMPLE: UserRecord = {

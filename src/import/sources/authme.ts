@@ -5,15 +5,14 @@
 // `x`, `y`, `z`, `world`, `yaw`, `pitch`, `isLogged`, `hasSession`, `totp`, the optional player UUID and `premiumUUID`.
 // AuthMe servers run in offline mode, so a player's UUID there is the offline UUID of the name: each row becomes an
 // account with one profile under that UUID. No textures. The hash method is the server's `passwordHash` (`--hash`).
-import { isPlausibleMail, mailKey } from '../../accounts/rules.ts';
+import { mailKey } from '../../accounts/rules.ts';
 import { MAX_PAYLOAD_LENGTH, taggedHash, type ImportedFormat } from '../../accounts/imported-passwords.ts';
 import { offlinePlayerUuid } from '../../minecraft/offline-uuid.ts';
 import type { ImportedAccount, LeftOut, SourceReader } from '../model.ts';
 import { unusablePassword } from '../passwords.ts';
-import { ImportOptionError, type ImportOptions } from '../run.ts';
+import { BATCH_SIZE, ImportOptionError, type ImportOptions } from '../options.ts';
 import type { SourceDb } from '../source-db.ts';
 
-const BATCH_SIZE = 500;
 export const DEFAULT_TABLE = 'authme';
 /** AuthMe's `PlayerAuth.DB_EMAIL_DEFAULT`: the address of a player who set none. */
 const NO_MAIL = 'your@email.com';
@@ -171,10 +170,10 @@ export function authMeReader(source: SourceDb, options: ImportOptions): SourceRe
   };
 }
 
-/** The address of a row, or null: none set (NULL, empty, AuthMe's placeholder) or not a plausible address. */
+/** The address of a row, or null: none set (NULL, empty, AuthMe's placeholder). The writer checks the rest. */
 function mailOf(row: AuthMeRow): string | null {
   const mail = row.email?.trim() ?? '';
-  if (mail === '' || mail.toLowerCase() === NO_MAIL || !isPlausibleMail(mail)) return null;
+  if (mail === '' || mail.toLowerCase() === NO_MAIL) return null;
   return mail;
 }
 

@@ -9,11 +9,9 @@ import { taggedHash, type ImportedFormat } from '../../accounts/imported-passwor
 import { offlinePlayerUuid } from '../../minecraft/offline-uuid.ts';
 import type { ImportedAccount, ImportedCape, ImportedProfile, ImportedSkin, LeftOut, SourceReader } from '../model.ts';
 import { modularCryptHash, unusablePassword } from '../passwords.ts';
-import { ImportOptionError, type ImportOptions } from '../run.ts';
+import { BATCH_SIZE, ImportOptionError, type ImportOptions } from '../options.ts';
 import { SourceError, type SourceDb } from '../source-db.ts';
 import { fileReader, idList } from './files.ts';
-
-const BATCH_SIZE = 500;
 
 /** Blessing Skin's PWD_METHOD values (its .env.example), and what each stores. */
 const METHODS = {

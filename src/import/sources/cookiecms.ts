@@ -7,11 +7,10 @@ import { offlinePlayerUuid } from '../../minecraft/offline-uuid.ts';
 import { normalizeUuid } from '../../accounts/identifiers.ts';
 import type { ImportedAccount, ImportedCape, ImportedHardware, LeftOut, SourceReader } from '../model.ts';
 import { modularCryptHash, unusablePassword } from '../passwords.ts';
-import type { ImportOptions } from '../run.ts';
+import { BATCH_SIZE, type ImportOptions } from '../options.ts';
 import type { SourceDb } from '../source-db.ts';
 import { fileReader, idList } from './files.ts';
 
-const BATCH_SIZE = 500;
 /** CookieCMS group → our level (contract section 17). */
 const GROUP_LEVELS: Record<number, number> = { 0: 0, 1: 0, 2: 0, 3: 1, 4: 2, 5: 3 };
 
@@ -119,9 +118,23 @@ async function batchOf(source: SourceDb, users: UserRow[], file: ReturnType<type
   return { accounts, leftOut };
 }
 
-/** CookieCMS keeps the launcher's key and display id as text (base64); ours are bytes, as GravitLauncher sends them. */
+/**
+ * A launcher's key or display id as bytes: CookieCMS's first schema keeps them in binary columns (MySQL `blob`,
+ * PostgreSQL `bytea`), read as the bytes they are; its current one in strings holding base64 (as its LaunchServer
+ * endpoints receive them), decoded. Anything else (text that is no base64) is no key: null.
+ */
+function launcherBytes(value: unknown): Buffer | null {
+  if (value instanceof Uint8Array) return value.length > 0 ? Buffer.from(value) : null;
+  if (typeof value !== 'string') return null;
+  const text = value.trim();
+  return text !== '' && BASE64.test(text) ? Buffer.from(text, 'base64') : null;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{2,3})?$/;
+
+/** CookieCMS's `hwids` row in our columns; the key and display id are bytes, as GravitLauncher sends them. */
 function hardwareOf(row: Record<string, unknown>): ImportedHardware {
-  const bytes = (value: unknown) => (typeof value === 'string' && value !== '' ? Buffer.from(value, 'base64') : null);
+  const bytes = launcherBytes;
   const text = (value: unknown) => (value === null || value === undefined ? null : String(value));
   const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
   const flag = (value: unknown) => (value === null || value === undefined ? null : Boolean(Number(value)));

@@ -9,11 +9,10 @@ import { normalizeUuid } from '../../accounts/identifiers.ts';
 import { taggedHash } from '../../accounts/imported-passwords.ts';
 import type { ImportedAccount, ImportedCape, ImportedProfile, ImportedSkin, LeftOut, SourceReader } from '../model.ts';
 import { unusablePassword } from '../passwords.ts';
-import type { ImportOptions } from '../run.ts';
+import { BATCH_SIZE, type ImportOptions } from '../options.ts';
 import { SourceError, type SourceDb } from '../source-db.ts';
 import { fileReader } from './files.ts';
 
-const BATCH_SIZE = 500;
 /** Drasl's `max_player_count`: -1 unlimited, -2 its DefaultMaxPlayerCount (our MAX_PROFILES: null). */
 const UNLIMITED = -1;
 const USE_DEFAULT = -2;

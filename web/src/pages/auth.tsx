@@ -1,11 +1,14 @@
-// The account pages: every flow of interface.md 4.1, driven by the API only. Mailed links open
-// /register/confirm?code= and /reset/confirm?code= with the code filled in.
-import { useEffect, useRef, useState } from 'preact/hooks';
+// The account pages: every flow of interface.md 4.1, driven by the API only. Mailed links open /register/confirm?code=,
+// /mail/confirm?code= and /reset/confirm?code= with the link's token filled in.
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import { api, session } from '../api.ts';
-import { Field, Form, Notice, Page, messageOf, useGameApiRoot } from '../components.tsx';
+import { Field, Form, NewPasswordField, Notice, Page, PasswordOwner, messageOf, useGameApiRoot } from '../components.tsx';
 import { leaveNote, takeNote } from '../flash.ts';
 import { DiscordLoginButton, DiscordLoginNote } from './discord.tsx';
+import { OidcLoginButtons, OidcLoginNote, OidcRegisterButtons, OidcRegisterNote } from './oidc.tsx';
 import { offerPasskeysInAutofill, PasskeyLoginButton } from './passkey-login.tsx';
+import { PremiumJoin } from './premium-account.tsx';
 import { Rich, t, useT } from '../i18n.ts';
 import { afterLogin, Link, navigate, useLocation } from '../router.tsx';
 import { useRegistrationGate } from './registration-gate.tsx';
@@ -14,9 +17,11 @@ import {
   confirmCode,
   isUnconfirmed,
   keepContinuation,
-  registrationTab,
+  needsPassword,
+  pendingRegistration,
   SendAgainAfterLogin,
   SendAgainFromTab,
+  useConfirmationElsewhere,
 } from './registration-flow.tsx';
 
 export function CarriedNote() {
@@ -42,6 +47,7 @@ export function LoginPage() {
     <Page title={t('login.title')}>
       <CarriedNote />
       <DiscordLoginNote />
+      <OidcLoginNote />
       {/* The first focus in the form lets the browser's suggestions offer passkeys as well. */}
       <div onFocusIn={() => offerPasskeysInAutofill(apiRoot)}>
         <Form
@@ -66,6 +72,7 @@ export function LoginPage() {
       {unconfirmed && <SendAgainAfterLogin {...unconfirmed} />}
       <PasskeyLoginButton />
       <DiscordLoginButton />
+      <OidcLoginButtons />
       <p class="links">
         <Rich
           text={t('login.links')}
@@ -78,23 +85,22 @@ export function LoginPage() {
 
 export function RegisterPage() {
   useT();
-  const [mismatch, setMismatch] = useState(false);
-  const again = useRef<HTMLDivElement>(null);
   // An invitation link opens /register?invite=CODE; closed or by invitation only, the page says so instead of the form.
   const invite = useLocation().query.get('invite') || undefined;
   const refusal = useRegistrationGate(invite);
-  if (refusal) return <Page title={t('register.title')}>{refusal}</Page>;
+  if (refusal)
+    return (
+      <Page title={t('register.title')}>
+        <OidcRegisterNote />
+        {refusal}
+      </Page>
+    );
   return (
     <Page title={t('register.title')}>
+      <OidcRegisterNote />
       <Form
         submitLabel={t('register.submit')}
-        submit={async ({ mail, password, password_again }) => {
-          // A typo in a hidden password would lock the player out of the account they are creating.
-          setMismatch(password !== password_again);
-          if (password !== password_again) {
-            again.current?.querySelector('input')?.focus();
-            return;
-          }
+        submit={async ({ mail, password }) => {
           const reply = await api.post('/api/auth/register', { mail, password, invite });
           keepContinuation(reply.data, mail!);
           leaveNote(t('register.sent', { mail }));
@@ -102,25 +108,10 @@ export function RegisterPage() {
         }}
       >
         <Field label={t('field.mail')} name="mail" type="email" required autocomplete="email" />
-        <Field
-          label={t('field.password')}
-          name="password"
-          type="password"
-          required
-          autocomplete="new-password"
-          hint={t('field.passwordHint', { count: 8 })}
-        />
-        <div ref={again}>
-          <Field
-            label={t('register.passwordAgain')}
-            name="password_again"
-            type="password"
-            required
-            autocomplete="new-password"
-            error={mismatch ? t('register.mismatch') : null}
-          />
-        </div>
+        {/* Asked once, with a switch that shows it (as a reset asks): a typo is seen rather than typed twice. */}
+        <NewPasswordField label={t('field.password')} />
       </Form>
+      <OidcRegisterButtons invite={invite} />
       <p class="links">
         <Rich text={t('register.already')} parts={{ login: (text) => <Link href="/login">{text}</Link> }} />
       </p>
@@ -128,65 +119,138 @@ export function RegisterPage() {
   );
 }
 
-/** Step 2: the code from the mail, filled in from the link or typed. */
+/**
+ * Step 2: the code from the mail, filled in from the link or typed. In the browser that registered (its continuation)
+ * a link confirms at once and logs in, a typed code needs nothing more, and the page notices a confirmation made
+ * elsewhere. Anywhere else the page asks for the account's password before it confirms (contract section 15b), and a
+ * typed code for the address it was sent to; so does the browser that registered when the service says the code
+ * needs a password (the address was registered again, by someone else or in another browser).
+ */
 export function RegisterConfirmPage() {
   useT();
   const { query } = useLocation();
-  // The tab that registered confirms and is logged in at once, and has the mail sent again with one button.
-  const [kept] = useState(registrationTab.get);
+  const linkCode = query.get('code');
+  const [kept, setKept] = useState(pendingRegistration.get);
+  const [asksPassword, setAsksPassword] = useState(kept === null);
+  useConfirmationElsewhere(kept);
+  const confirm = async (fields: Record<string, string>) => {
+    try {
+      await confirmCode({ code: fields.code!.trim(), mail: fields.mail, password: fields.password });
+    } catch (failure) {
+      if (needsPassword(failure)) setAsksPassword(true);
+      throw failure;
+    }
+  };
   return (
     <Page title={t('confirm.title')}>
       <CarriedNote />
-      {kept && <p class="muted">{t('confirm.sameTab')}</p>}
-      <CodeForm code={query.get('code')} submitLabel={t('confirm.submit')} onCode={confirmCode} />
-      {!query.get('code') && (kept ? <SendAgainFromTab kept={kept} /> : <SendAgain />)}
+      {kept && <p class="muted">{t('confirm.sameBrowser')}</p>}
+      {asksPassword && <p class="muted">{t(kept ? 'confirm.passwordAgain' : 'confirm.otherBrowser')}</p>}
+      <PasswordOwner.Provider value={{ mail: kept?.mail }}>
+        <CodeForm code={linkCode} submitLabel={t('confirm.submit')} confirmsAtOnce={!asksPassword} asksMail={!kept} onCode={confirm}>
+          {asksPassword && <NewPasswordField label={t('field.password')} />}
+        </CodeForm>
+      </PasswordOwner.Provider>
+      {!linkCode && (kept ? <SendAgainFromTab kept={kept} onKept={setKept} /> : <RegisterAgain />)}
     </Page>
   );
 }
 
 /**
- * Another tab or browser: registering an unconfirmed mail again mails a new code carrying the password given here
- * (contract section 15).
+ * Another browser: no continuation to send the mail again with, so the way is to register the address again, which
+ * mails a new code (keeping no password when the address was registered before: contract section 15b).
  */
-function SendAgain() {
+function RegisterAgain() {
   return (
     <section class="card" aria-labelledby="send-again">
       <h2 id="send-again">{t('confirm.noMail')}</h2>
-      <p class="muted">{t('confirm.noMailText')}</p>
-      <Form
-        submitLabel={t('confirm.sendAgain')}
-        submit={async ({ mail, password }) => {
-          const reply = await api.post('/api/auth/register', { mail, password });
-          keepContinuation(reply.data, mail!);
-          return t('confirm.sentAgain', { mail });
-        }}
-      >
-        <Field label={t('field.mail')} name="mail" type="email" required autocomplete="email" />
-        <Field label={t('field.password')} name="password" type="password" required autocomplete="new-password" />
-      </Form>
+      <p class="muted">
+        <Rich text={t('confirm.noMailText')} parts={{ register: (text) => <Link href="/register">{text}</Link> }} />
+      </p>
     </section>
   );
 }
 
-/** Submits a code given in the link at once; otherwise asks for it. */
-function CodeForm(props: { code: string | null; submitLabel: string; onCode: (code: string) => Promise<void> }) {
+/**
+ * The code from a mail: a link's code (its token, which needs nothing else) is filled in and, when `confirmsAtOnce`,
+ * sent at once; a typed one asks for the mail address it was sent to when `asksMail` (contract section 15b).
+ * `children`: further fields (the password of a registration).
+ */
+function CodeForm(props: {
+  code: string | null;
+  submitLabel: string;
+  confirmsAtOnce: boolean;
+  asksMail: boolean;
+  mail?: string;
+  onCode: (fields: Record<string, string>) => Promise<void>;
+  children?: ComponentChildren;
+}) {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    if (props.code) props.onCode(props.code).catch((failure) => setError(messageOf(failure)));
+    if (props.code && props.confirmsAtOnce) props.onCode({ code: props.code }).catch((failure) => setError(messageOf(failure)));
   }, [props.code]);
   return (
     <>
       {error && <Notice kind="error">{error}</Notice>}
-      <Form submitLabel={props.submitLabel} submit={({ code }) => props.onCode(code!.trim())}>
+      <Form submitLabel={props.submitLabel} submit={(fields) => props.onCode({ ...fields, code: fields.code!.trim() })}>
         <Field label={t('confirm.code')} name="code" value={props.code ?? undefined} required autocomplete="one-time-code" />
+        {props.asksMail && !props.code && (
+          <Field
+            label={t('field.mail')}
+            name="mail"
+            type="email"
+            value={props.mail}
+            required
+            autocomplete="email"
+            hint={t('confirm.mailHint')}
+          />
+        )}
+        {props.children}
       </Form>
     </>
   );
 }
 
 /**
- * Step 3: the username only; reached after login while it is pending. The password was chosen in step 1 and is
- * not asked again: a second password field would replace it unchecked (contract section 2).
+ * A changed mail address, confirmed by the link in the mail sent to it (or its code typed with the address). No
+ * password: the account has its own.
+ */
+export function MailConfirmPage() {
+  useT();
+  const { query } = useLocation();
+  const [confirmed, setConfirmed] = useState(false);
+  return (
+    <Page title={t('mailConfirm.title')}>
+      {confirmed ? (
+        <>
+          <Notice kind="ok">{t('mailConfirm.done')}</Notice>
+          <p class="links">
+            {session.token() ? (
+              <Link href="/home">{t('mailConfirm.toProfile')}</Link>
+            ) : (
+              <Link href="/login">{t('mailConfirm.toLogin')}</Link>
+            )}
+          </p>
+        </>
+      ) : (
+        <CodeForm
+          code={query.get('code')}
+          submitLabel={t('confirm.submit')}
+          confirmsAtOnce
+          asksMail
+          onCode={async ({ code, mail }) => {
+            await api.post('/api/auth/confirm', { code, mail: mail || undefined });
+            setConfirmed(true);
+          }}
+        />
+      )}
+    </Page>
+  );
+}
+
+/**
+ * Step 3: the name in the game only; reached after login while it is pending. The password was chosen in step 1 and
+ * is not asked again: a second password field would replace it unchecked (contract section 2).
  */
 export function RegisterFinishPage() {
   useT();
@@ -208,9 +272,13 @@ export function RegisterFinishPage() {
       >
         <Field label={t('finish.username')} name="username" required autocomplete="username" hint={t('finish.usernameHint')} />
       </Form>
+      <PremiumJoin onDone={(next) => navigate(next ?? '/home')} />
     </Page>
   );
 }
+
+/** sessionStorage: the address a reset was asked for in this tab, filled in beside a code typed by hand. */
+const RESET_MAIL_KEY = 'skinservice.reset-mail';
 
 export function ResetPage() {
   useT();
@@ -220,6 +288,7 @@ export function ResetPage() {
         submitLabel={t('reset.submit')}
         submit={async ({ mail }) => {
           const reply = await api.post('/api/auth/forgetpass', { mail });
+          sessionStorage.setItem(RESET_MAIL_KEY, mail!);
           leaveNote(reply.msg || t('reset.sent'));
           navigate('/reset/confirm');
         }}
@@ -233,41 +302,42 @@ export function ResetPage() {
   );
 }
 
-/** The reset code is checked first (without using it up), then the new password is asked for. */
+/** The reset code is checked first (without using it up), then the new password is asked for, once. */
 export function ResetConfirmPage() {
   useT();
   const { query } = useLocation();
-  const [code, setCode] = useState<string | null>(null);
+  const [checked, setChecked] = useState<{ code: string; mail?: string } | null>(null);
+  const [askedFor] = useState(() => sessionStorage.getItem(RESET_MAIL_KEY) ?? undefined);
   return (
     <Page title={t('resetConfirm.title')}>
       <CarriedNote />
-      {code === null ? (
+      {checked === null ? (
         <CodeForm
           code={query.get('code')}
           submitLabel={t('resetConfirm.continue')}
-          onCode={async (candidate) => {
-            await api.post('/api/auth/forgetpass/validate', { code: candidate });
-            setCode(candidate);
+          confirmsAtOnce
+          asksMail
+          mail={askedFor}
+          onCode={async ({ code, mail }) => {
+            const candidate = { code: code!, mail: mail || undefined };
+            await api.post('/api/auth/forgetpass/validate', candidate);
+            setChecked(candidate);
           }}
         />
       ) : (
         <Form
           submitLabel={t('resetConfirm.submit')}
           submit={async ({ password }) => {
-            const reply = await api.post('/api/auth/forgetpass/update', { code, password });
+            const reply = await api.post('/api/auth/forgetpass/update', { ...checked, password });
+            sessionStorage.removeItem(RESET_MAIL_KEY);
             session.clear();
             leaveNote(t('resetConfirm.changed'));
             navigate(reply.url ?? '/login');
           }}
         >
-          <Field
-            label={t('field.newPassword')}
-            name="password"
-            type="password"
-            required
-            autocomplete="new-password"
-            hint={t('field.passwordHint', { count: 8 })}
-          />
+          <PasswordOwner.Provider value={{ mail: checked.mail }}>
+            <NewPasswordField label={t('field.newPassword')} />
+          </PasswordOwner.Provider>
         </Form>
       )}
     </Page>

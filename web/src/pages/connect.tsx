@@ -1,24 +1,70 @@
-// Yggdrasil Connect's pages (contract section 18): /device, where a player types (or confirms) the code a launcher
-// shows, and /authorize, where the provider sends the browser of a launcher's authorization request. Both show the
-// launcher and what it asks, let the player pick the profile it plays as, and approve or refuse.
+// Yggdrasil Connect's pages (contract sections 18 and 15b): /device, where a player types (or confirms) the code a
+// launcher shows, and /authorize, where the provider sends the browser of a launcher's authorization request. Both say
+// which launcher asks and what it will be able to do, warn that only a login the player began is to be allowed, let the
+// player pick the profile it plays as, and approve or refuse. Whatever the service answers, the page says what to do
+// next: a login that ended goes to the login page and comes back; any other refusal is shown in words, never nothing.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
-import type { OAuthRequestRecord } from '../../../src/http/shapes/oauth.ts';
-import { api, session } from '../api.ts';
+import type { OAuthClientRef, OAuthRequestRecord } from '../../../src/http/shapes/oauth.ts';
+import { api, ApiError, session } from '../api.ts';
 import { Field, Notice, Page, messageOf, useAction } from '../components.tsx';
 import { t, useT } from '../i18n.ts';
-import { sendToLogin, useLocation } from '../router.tsx';
-import { ScopeList } from './launcher-grants.tsx';
+import { Link, sendToLogin, useLocation } from '../router.tsx';
+import { logOut } from './home.tsx';
+import { aboutClient, ScopeList } from './launcher-grants.tsx';
 import './connect.css';
 
 type RequestRef = { user_code: string } | { uid: string };
 
-/** The page's session: a visitor not logged in is sent to the login page, which brings them back here. */
+/**
+ * Whether the visitor was logged in when the page opened: one not logged in is sent to the login page, which brings
+ * them back here. Read once, so that a refusal that ends the session (which forgets the token) still shows the page.
+ */
 function useLoggedIn(): boolean {
-  const loggedIn = session.token() !== null;
+  const [loggedIn] = useState(() => session.token() !== null);
   useEffect(() => {
     if (!loggedIn) sendToLogin();
   }, []);
   return loggedIn;
+}
+
+/**
+ * Acts on a refusal: a 401 means the login on this site ended (it expired, or was ended elsewhere), so the player logs
+ * in again and comes back to this very request; anything else is a message saying what to do (the API's words, or,
+ * when the service could not be reached at all, to try again: api.ts).
+ */
+function failureOf(error: unknown): string | null {
+  if (error instanceof ApiError && error.status === 401) {
+    sendToLogin();
+    return null;
+  }
+  return messageOf(error);
+}
+
+/** A user code as launchers show it: upper case, XXXX-XXXX (as typed when it cannot be one). */
+export function shownUserCode(typed: string): string {
+  const letters = typed.replace(/[\s-]/g, '').toUpperCase();
+  return /^[0-9A-Z]{8}$/.test(letters) ? `${letters.slice(0, 4)}-${letters.slice(4)}` : typed.trim().toUpperCase();
+}
+
+/** The header's links of a logged-in player: the profile, and logging out. */
+function PlayerLinks() {
+  return (
+    <>
+      <Link href="/home">{t('connect.profile')}</Link>
+      <button type="button" class="link" onClick={() => void logOut()}>
+        {t('home.logOut')}
+      </button>
+    </>
+  );
+}
+
+function ConnectPage(props: { children: ComponentChildren }) {
+  return (
+    <Page title={t('app.connectTitle')} nav={<PlayerLinks />}>
+      {props.children}
+    </Page>
+  );
 }
 
 /**
@@ -33,19 +79,30 @@ function ConsentView(props: {
 }) {
   const { request } = props;
   const [profile, setProfile] = useState<string | null>(null);
-  const action = useAction();
+  const [failure, setFailure] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
   const choose = request.profiles.length > 1;
-  const answer = (approve: boolean) =>
-    action.run(async () => {
+  const answer = async (approve: boolean) => {
+    setBusy(true);
+    setFailure(null);
+    try {
       const body = { ...props.target, approve, ...(approve && choose && profile ? { profile } : {}) };
       const reply = await api.post<{ redirect: string | null }>('/api/oauth/consent', body);
       props.onAnswered(approve, reply.data.redirect);
-    });
+    } catch (error) {
+      setFailure(failureOf(error));
+    } finally {
+      setBusy(false);
+    }
+  };
   return (
-    <section class="card" aria-labelledby="consent-title">
-      <h2 id="consent-title">{t('connect.asks', { client: request.client.name })}</h2>
+    <section class="card" aria-labelledby="consent-title" aria-describedby="consent-warning">
+      <h2 id="consent-title">{aboutClient('connect.asks', request.client)}</h2>
       {props.code && <p>{t('connect.checkCode', { code: props.code })}</p>}
-      <ScopeList scopes={request.scopes} />
+      <p id="consent-warning" class="consent-warning">
+        {t(props.code ? 'connect.onlyYoursCode' : 'connect.onlyYoursLink')}
+      </p>
+      <ScopeList scopes={request.scopes} label={aboutClient('connect.scopesOf', request.client)} />
       <form
         class="form"
         onSubmit={(event) => {
@@ -73,26 +130,27 @@ function ConsentView(props: {
         )}
         {request.profiles.length === 1 && <p>{t('connect.playsAs', { name: request.profiles[0]!.name })}</p>}
         <div class="actions">
-          <button type="submit" disabled={action.busy}>
+          <button type="submit" disabled={busy}>
             {t('connect.approve')}
           </button>
-          <button type="button" class="secondary" disabled={action.busy} onClick={() => void answer(false)}>
+          <button type="button" class="secondary" disabled={busy} onClick={() => void answer(false)}>
             {t('connect.refuse')}
           </button>
         </div>
       </form>
-      <div aria-live="polite">{action.outcome}</div>
+      <div aria-live="polite">{failure && <Notice kind="error">{failure}</Notice>}</div>
     </section>
   );
 }
 
 /** What the player answered on /device: the launcher goes on by itself (its poll), the page only says so. */
-function Answered(props: { approved: boolean; client: string }) {
+function Answered(props: { approved: boolean; client: OAuthClientRef }) {
   return (
     <div role="status">
-      <Notice kind="ok">
-        {props.approved ? t('connect.approved', { client: props.client }) : t('connect.refused', { client: props.client })}
-      </Notice>
+      <Notice kind="ok">{aboutClient(props.approved ? 'connect.approved' : 'connect.refused', props.client)}</Notice>
+      <p class="links">
+        <Link href="/home">{t('connect.toProfile')}</Link>
+      </p>
     </div>
   );
 }
@@ -107,8 +165,13 @@ export function DevicePage() {
   const action = useAction();
   const look = (typed: string) =>
     action.run(async () => {
-      const reply = await api.post<OAuthRequestRecord>('/api/oauth/request', { user_code: typed });
-      setRequest({ record: reply.data, code: typed });
+      try {
+        const reply = await api.post<OAuthRequestRecord>('/api/oauth/request', { user_code: typed });
+        setRequest({ record: reply.data, code: typed });
+      } catch (error) {
+        const failure = failureOf(error);
+        if (failure !== null) throw new Error(failure);
+      }
     });
   // A code from the launcher's link: looked up at once (the player still sees it to compare with the launcher's).
   useEffect(() => {
@@ -116,14 +179,14 @@ export function DevicePage() {
   }, []);
   if (!loggedIn) return null;
   return (
-    <Page title={t('app.connectTitle')}>
+    <ConnectPage>
       {answered !== null && request ? (
-        <Answered approved={answered} client={request.record.client.name} />
+        <Answered approved={answered} client={request.record.client} />
       ) : request ? (
         <ConsentView
           request={request.record}
           target={{ user_code: request.code }}
-          code={request.code.toUpperCase()}
+          code={shownUserCode(request.code)}
           onAnswered={(approved) => setAnswered(approved)}
         />
       ) : (
@@ -135,6 +198,7 @@ export function DevicePage() {
           }}
         >
           <p>{t('connect.codeText')}</p>
+          <p class="consent-warning">{t('connect.onlyYoursCode')}</p>
           <Field label={t('connect.codeLabel')} name="user_code" required autocomplete="off" value={code} onInput={setCode} />
           <button type="submit" disabled={action.busy}>
             {t('connect.next')}
@@ -142,7 +206,7 @@ export function DevicePage() {
           <div aria-live="polite">{action.outcome}</div>
         </form>
       )}
-    </Page>
+    </ConnectPage>
   );
 }
 
@@ -156,16 +220,24 @@ export function AuthorizePage() {
   const [failure, setFailure] = useState<string | null>(null);
   useEffect(() => {
     if (!loggedIn) return;
+    if (!uid) return setFailure(t('connect.noRequest'));
     api.post<OAuthRequestRecord>('/api/oauth/request', { uid }).then(
       (reply) => setRequest(reply.data),
-      (error) => setFailure(messageOf(error)),
+      (error) => setFailure(failureOf(error)),
     );
   }, []);
   if (!loggedIn) return null;
   return (
-    <Page title={t('app.connectTitle')}>
-      {failure && <Notice kind="error">{failure}</Notice>}
-      {!failure && !request && <p>{t('common.loading')}</p>}
+    <ConnectPage>
+      {failure && (
+        <>
+          <Notice kind="error">{failure}</Notice>
+          <p class="links">
+            <Link href="/home">{t('connect.toProfile')}</Link>
+          </p>
+        </>
+      )}
+      {!failure && !request && <p role="status">{t('common.loading')}</p>}
       {leaving ? (
         <p role="status">{t('connect.leaving')}</p>
       ) : (
@@ -183,6 +255,6 @@ export function AuthorizePage() {
           />
         )
       )}
-    </Page>
+    </ConnectPage>
   );
 }

@@ -72,7 +72,7 @@ export function DiscordLink(props: { profile: UserDetail; onChange: () => Promis
     });
   return (
     <section class="card" aria-labelledby="discord-title">
-      <h2 id="discord-title">Discord</h2>
+      <h3 id="discord-title">Discord</h3>
       {linked ? (
         <>
           <LinkedAccount discord={props.profile.Discord} />

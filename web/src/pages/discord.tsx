@@ -6,7 +6,36 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, session } from '../api.ts';
 import { Field, Form, Notice, Page, messageOf } from '../components.tsx';
 import { t } from '../i18n.ts';
-import { Link, navigate, useLocation } from '../router.tsx';
+import { Link, loginTarget, navigate, useLocation } from '../router.tsx';
+
+/** sessionStorage: the page a login through another site was begun for (/login?next=), to land on after it. */
+const TARGET_KEY = 'skinservice.external-login-next';
+
+/** On a login button's click: keeps the login page's `next` across the trip to the other site and back. */
+export function rememberLoginTarget() {
+  try {
+    const target = loginTarget();
+    if (target) sessionStorage.setItem(TARGET_KEY, target);
+    else sessionStorage.removeItem(TARGET_KEY);
+  } catch {
+    // Storage refused: the login lands on the profile.
+  }
+}
+
+/** Where an external login lands: the API's `url`, unless it is the profile and a page was waiting for the login. */
+function landing(url: string | null): string {
+  let kept: string | null = null;
+  try {
+    kept = sessionStorage.getItem(TARGET_KEY);
+    sessionStorage.removeItem(TARGET_KEY);
+  } catch {
+    // Nothing was kept.
+  }
+  // Checked again as the login page checks `next`: a path of this site only.
+  const target = kept === null ? null : loginTarget(new URLSearchParams({ next: kept }));
+  const pointed = url === null ? '/home' : new URL(url, location.href).pathname;
+  return pointed === '/home' && target !== null ? target : (url ?? '/home');
+}
 
 let enabledRequest: Promise<boolean> | null = null;
 
@@ -39,7 +68,7 @@ export function DiscordLoginButton() {
   return (
     <p class="discord-login">
       {/* A real navigation: the service sends the browser on to Discord. */}
-      <a class="button secondary" href="/api/auth/discord">
+      <a class="button secondary" href="/api/auth/discord" onClick={rememberLoginTarget}>
         {t('discord.login')}
       </a>
     </p>
@@ -57,20 +86,42 @@ const PROBLEMS: Record<string, () => string> = {
   account: () => t('discord.problem.account'),
 };
 
+/** A login through another site (Discord, an OpenID Connect provider): where its page is, and its words. */
+export interface ExternalLogin {
+  path: string;
+  exchange: string;
+  title: () => string;
+  problems: Record<string, () => string>;
+  none: () => string;
+}
+
+const DISCORD: ExternalLogin = {
+  path: '/discord',
+  exchange: '/api/auth/discord/exchange',
+  title: () => t('discord.login'),
+  problems: PROBLEMS,
+  none: () => t('discord.problem.none'),
+};
+
 /** /discord: where the service sends the browser back from Discord. */
 export function DiscordPage() {
+  return <ExternalLoginPage kind={DISCORD} />;
+}
+
+/** Where the service sends the browser back from the other site: the login's code exchanged, or what went wrong. */
+export function ExternalLoginPage({ kind }: { kind: ExternalLogin }) {
   const { query } = useLocation();
   const [code] = useState(() => query.get('code'));
   const problem = query.get('problem');
   useEffect(() => {
     // The one-time code stays in this page's memory only: not in the history, not in a bookmark.
-    if (code) history.replaceState(null, '', '/discord');
+    if (code) history.replaceState(null, '', kind.path);
   }, []);
-  if (code) return <DiscordExchange code={code} />;
+  if (code) return <Exchange code={code} kind={kind} />;
   const loggedIn = session.token() !== null;
   return (
-    <Page title="Discord">
-      <Notice kind="error">{(PROBLEMS[problem ?? ''] ?? (() => t('discord.problem.none')))()}</Notice>
+    <Page title={kind.title()}>
+      <Notice kind="error">{(kind.problems[problem ?? ''] ?? kind.none)()}</Notice>
       <p class="links">
         {loggedIn ? <Link href="/home">{t('discord.backProfile')}</Link> : <Link href="/login">{t('discord.backLogin')}</Link>}
       </p>
@@ -78,17 +129,17 @@ export function DiscordPage() {
   );
 }
 
-/** Exchanges a Discord login's one-time code for a session, asking for the authenticator code when the account needs it. */
-function DiscordExchange(props: { code: string }) {
+/** Exchanges a login's one-time code for a session, asking for the authenticator code when the account needs it. */
+function Exchange(props: { code: string; kind: ExternalLogin }) {
   const [needsCode, setNeedsCode] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const exchange = async (totp?: string) => {
     const reply = await api.post<{ jwt: string }>(
-      '/api/auth/discord/exchange',
+      props.kind.exchange,
       totp === undefined ? { code: props.code } : { code: props.code, totp },
     );
     session.save(reply.data.jwt);
-    navigate(reply.url ?? '/home', { replace: true });
+    navigate(landing(reply.url), { replace: true });
   };
   useEffect(() => {
     exchange().catch((error) => {
@@ -98,7 +149,7 @@ function DiscordExchange(props: { code: string }) {
   }, []);
   if (failure)
     return (
-      <Page title={t('discord.login')}>
+      <Page title={props.kind.title()}>
         <Notice kind="error">{failure}</Notice>
         <p class="links">
           <Link href="/login">{t('discord.backLogin')}</Link>
@@ -107,12 +158,12 @@ function DiscordExchange(props: { code: string }) {
     );
   if (!needsCode)
     return (
-      <Page title={t('discord.login')}>
+      <Page title={props.kind.title()}>
         <p role="status">{t('discord.loggingIn')}</p>
       </Page>
     );
   return (
-    <Page title={t('discord.login')}>
+    <Page title={props.kind.title()}>
       <p>{t('discord.needsCode')}</p>
       <Form
         submitLabel={t('login.submit')}

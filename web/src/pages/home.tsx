@@ -1,23 +1,28 @@
-// /home: the player's profile. The 3D preview shows what launchers get: the selected skin, and the skin's linked
-// cape or else the selected cape (docs/decisions.md). The game login card gives launchers the API's address.
+// /home: the player's profile, in parts (wardrobe, game, security, account) that the page's own navigation links to;
+// each card names its part in CARDS. The wardrobe is in wardrobe.tsx; the game login card gives launchers the API's
+// address.
+import type { JSX } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, ApiError, session, textureUrls, type CapeRecord, type SkinRecord, type UserDetail } from '../api.ts';
-import { CopyField, Field, Form, Notice, Page, PasswordOwner, messageOf, useAction } from '../components.tsx';
-import { Confirmation, InlineRename } from '../editing.tsx';
+import { api, session, type CapeRecord, type SkinRecord, type UserDetail } from '../api.ts';
+import { CopyField, Field, Form, Notice, Page, PasswordOwner, messageOf } from '../components.tsx';
 import { leaveNote } from '../flash.ts';
-import { adoptAccountLanguage, formatSize, Rich, t, useT } from '../i18n.ts';
+import { adoptAccountLanguage, Rich, t, useT } from '../i18n.ts';
 import { Link, navigate, sendToLogin } from '../router.tsx';
 import { LauncherAddress } from '../launcher-address.tsx';
-import { SkinPreview } from '../viewer.tsx';
 import { DeleteAccount, Sessions } from './self-service.tsx';
 import { TwoFactorSection } from './two-factor-settings.tsx';
 import { AppPasswordsSection } from './app-passwords.tsx';
 import { PasskeysSection } from './passkeys.tsx';
 import { DiscordLink } from './discord-account.tsx';
+import { OidcIdentities } from './oidc-account.tsx';
+import { PremiumLinks } from './premium-account.tsx';
 import { ProfilesSection } from './profiles.tsx';
+import { WardrobeCards, type WardrobeView } from './wardrobe.tsx';
 import { LauncherGrants } from './launcher-grants.tsx';
+import { FriendsSection } from './friends.tsx';
+import { BlockList, CurrentBans } from './standing.tsx';
 
-interface Wardrobe {
+interface LoadedProfile {
   profile: UserDetail;
   skins: SkinRecord[];
   capes: CapeRecord[];
@@ -28,7 +33,7 @@ interface Wardrobe {
 /** Where launchers find the game login: the service names it on every response (contract section 9). */
 const API_LOCATION_HEADER = 'x-authlib-injector-api-location';
 
-async function loadWardrobe(): Promise<Wardrobe> {
+async function loadProfile(): Promise<LoadedProfile> {
   const home = await api.get<UserDetail>('/api/home');
   const profile = home.data;
   // The account's stored language (contract section 14): the pages follow it.
@@ -49,17 +54,52 @@ export async function logOut() {
   navigate('/login');
 }
 
+/** The parts of the profile, in page order: each a heading the page's own navigation links to (home.json: parts.*). */
+const PARTS = ['wardrobe', 'game', 'security', 'account'] as const;
+type Part = (typeof PARTS)[number];
+
+/** What every card of the profile may need: the account, its wardrobe and what the wardrobe shows and dresses. */
+interface ProfileView extends LoadedProfile, WardrobeView {}
+
+/**
+ * The profile's cards, in page order, each naming its part; `wide` spans the part's columns on a wide screen. A new
+ * card is one line here.
+ */
+const CARDS: { id: string; part: Part; wide?: boolean; Card: (view: ProfileView) => JSX.Element | null }[] = [
+  { id: 'wardrobe', part: 'wardrobe', wide: true, Card: WardrobeCards },
+  { id: 'ban', part: 'game', wide: true, Card: () => <CurrentBans /> },
+  { id: 'profiles', part: 'game', wide: true, Card: (view) => <ProfilesSection detail={view.profile} onChange={view.reload} /> },
+  { id: 'play', part: 'game', Card: (view) => <GameLogin apiRoot={view.gameApiRoot} uuid={view.profile.Uuid} /> },
+  { id: 'app-passwords', part: 'game', Card: (view) => <AppPasswordsSection twoFactor={view.profile.TwoFactor} /> },
+  { id: 'launchers', part: 'game', Card: () => <LauncherGrants /> },
+  { id: 'friends', part: 'game', Card: (view) => <FriendsSection profileUuid={view.dressing.Uuid} /> },
+  { id: 'blocks', part: 'game', Card: () => <BlockList /> },
+  { id: 'password', part: 'security', Card: () => <PasswordCard /> },
+  { id: 'two-factor', part: 'security', Card: (view) => <TwoFactorSection enabled={view.profile.TwoFactor} onChange={view.reload} /> },
+  { id: 'passkeys', part: 'security', Card: (view) => <PasskeysSection twoFactor={view.profile.TwoFactor} /> },
+  { id: 'sessions', part: 'security', Card: () => <Sessions /> },
+  { id: 'mail', part: 'account', Card: (view) => <MailCard hasMail={view.profile.Mail !== ''} /> },
+  { id: 'discord', part: 'account', Card: (view) => <DiscordLink profile={view.profile} onChange={view.reload} /> },
+  { id: 'oidc', part: 'account', Card: (view) => <OidcIdentities profile={view.profile} onChange={view.reload} /> },
+  { id: 'premium', part: 'game', Card: (view) => <PremiumLinks profile={view.profile} onChange={view.reload} /> },
+  {
+    id: 'delete',
+    part: 'account',
+    Card: (view) => <DeleteAccount username={view.profile.Username} skins={view.skins.length} capes={view.capes.length} />,
+  },
+];
+
 export function HomePage() {
   useT();
-  const [wardrobe, setWardrobe] = useState<Wardrobe | null>(null);
-  /** A skin just uploaded and not worn: the preview shows it at once, until it is worn or another is chosen. */
+  const [loaded, setLoaded] = useState<LoadedProfile | null>(null);
   const [tryingOn, setTryingOn] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const load = () =>
-    loadWardrobe().then(
+    loadProfile().then(
       (loaded) => {
         if (!loaded.profile.Username) navigate('/register/finish', { replace: true });
-        else setWardrobe(loaded);
+        else setLoaded(loaded);
         return loaded;
       },
       (error) => {
@@ -73,6 +113,14 @@ export function HomePage() {
     if (!session.token()) sendToLogin();
     else void reload();
   }, []);
+  // A link to a part (/home#security) arrives before the page has drawn it: go there once it is drawn.
+  const arrived = useRef(false);
+  useEffect(() => {
+    if (!loaded || arrived.current) return;
+    arrived.current = true;
+    const part = PARTS.find((name) => `#${name}` === window.location.hash);
+    if (part) document.getElementById(part)?.focus();
+  }, [loaded]);
 
   if (failure)
     return (
@@ -80,23 +128,16 @@ export function HomePage() {
         <Notice kind="error">{failure}</Notice>
       </Page>
     );
-  if (!wardrobe)
+  if (!loaded)
     return (
       <Page title={t('app.homeTitle')}>
         <p>{t('common.loading')}</p>
       </Page>
     );
-  const { profile, skins, capes, gameApiRoot } = wardrobe;
-  const selectedSkin = skins.find((skin) => skin.selected) ?? null;
-  const selectedCape = capes.find((cape) => cape.selected) ?? null;
-  const wornCape = selectedSkin?.cloak_id || selectedCape?.uuid || null;
-  const shownSkin = skins.find((skin) => skin.uuid === tryingOn && !skin.selected) ?? selectedSkin;
-  const shownCape = shownSkin === selectedSkin ? wornCape : shownSkin?.cloak_id || selectedCape?.uuid || null;
-  const wear = async (skin: SkinRecord) => {
-    await api.patch('/api/home', { selected_skin: skin.uuid });
-    setTryingOn(null);
-    await reload();
-  };
+  const { profile } = loaded;
+  // The chosen profile, while it exists (another tab may have deleted it); the primary one first in the list.
+  const dressing = profile.Profiles.find((owned) => owned.Uuid === chosen) ?? profile.Profiles[0]!;
+  const view: ProfileView = { ...loaded, reload, load, dressing, choose: setChosen, tryingOn, setTryingOn };
 
   return (
     <Page
@@ -112,47 +153,32 @@ export function HomePage() {
       }
     >
       {profile.Mail ? <p class="muted">{profile.Mail}</p> : <Notice kind="ok">{t('account.noMail')}</Notice>}
-      <div class="columns with-preview">
-        <SkinPreview
-          label={t('home.preview', { name: profile.Username })}
-          skinUrl={shownSkin ? textureUrls.skinFile(shownSkin.uuid) : textureUrls.skinFile(profile.Uuid)}
-          slim={shownSkin ? shownSkin.slim : null}
-          capeUrl={shownCape ? textureUrls.capeFile(shownCape) : null}
-          caption={
-            shownSkin && shownSkin !== selectedSkin ? (
-              <p>
-                <Rich text={t('home.showing', { name: shownSkin.name })} parts={{ name: (text) => <strong>{text}</strong> }} />
-              </p>
-            ) : null
-          }
-        />
-        <div class="stack">
-          <SkinUpload
-            onUploaded={async (skin) => {
-              setTryingOn(skin.uuid);
-              const loaded = await load();
-              return loaded?.skins.find((listed) => listed.uuid === skin.uuid)?.selected ?? false;
-            }}
-            onWear={wear}
-          />
-          <SkinList skins={skins} capes={capes} onChange={reload} onWear={wear} />
-          <CapeList capes={capes} onChange={reload} />
-        </div>
-      </div>
-      <ProfilesSection detail={profile} onChange={reload} />
-      <GameLogin apiRoot={gameApiRoot} uuid={profile.Uuid} />
       <PasswordOwner.Provider value={{ mail: profile.Mail, names: [profile.Username, ...profile.Profiles.map((owned) => owned.Username)] }}>
-        <AccountForms hasMail={profile.Mail !== ''} />
+        {/* Plain links to the parts' headings: the browser jumps and moves the focus there by itself. */}
+        <nav class="parts-nav" aria-label={t('parts.label')}>
+          <ul>
+            {PARTS.map((part) => (
+              <li key={part}>
+                <a href={`#${part}`}>{t(`parts.${part}`)}</a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        {PARTS.map((part) => (
+          <section key={part} class="part" aria-labelledby={part}>
+            <h2 id={part} tabIndex={-1}>
+              {t(`parts.${part}`)}
+            </h2>
+            <div class="part-cards">
+              {CARDS.filter((card) => card.part === part).map(({ id, wide, Card }) => (
+                <div key={id} class={wide ? 'wide' : undefined}>
+                  <Card {...view} />
+                </div>
+              ))}
+            </div>
+          </section>
+        ))}
       </PasswordOwner.Provider>
-      <DiscordLink profile={profile} onChange={reload} />
-      <TwoFactorSection enabled={profile.TwoFactor} onChange={reload} />
-      <PasskeysSection twoFactor={profile.TwoFactor} />
-      <AppPasswordsSection />
-      <LauncherGrants />
-      <div class="columns">
-        <Sessions />
-        <DeleteAccount username={profile.Username} skins={skins.length} capes={capes.length} />
-      </div>
     </Page>
   );
 }
@@ -170,7 +196,7 @@ function GameLogin(props: { apiRoot: string | null; uuid: string }) {
   const cslEntry = JSON.stringify({ name: new URL(cslRoot).host, type: 'CustomSkinAPI', root: cslRoot });
   return (
     <section class="card" aria-labelledby="game-login">
-      <h2 id="game-login">{t('game.title')}</h2>
+      <h3 id="game-login">{t('game.title')}</h3>
       {props.apiRoot && (
         <details open>
           <summary>{t('game.authlib')}</summary>
@@ -183,7 +209,9 @@ function GameLogin(props: { apiRoot: string | null; uuid: string }) {
       </details>
       <details>
         <summary>CustomSkinLoader</summary>
-        <p>{t('game.csl')}</p>
+        <p>
+          <Rich text={t('game.csl')} parts={{ file: (path) => <code>{path}</code> }} />
+        </p>
         <pre class="snippet">
           <code>{cslEntry}</code>
         </pre>
@@ -195,254 +223,43 @@ function GameLogin(props: { apiRoot: string | null; uuid: string }) {
   );
 }
 
-/**
- * Drag and drop a PNG onto the zone, or pick it; the model is detected unless chosen. The new skin shows in the
- * preview at once, and the message under the zone offers to wear it.
- */
-function SkinUpload(props: {
-  /** Shows the new skin; true when the player wears it already (their first skin). */
-  onUploaded: (skin: SkinRecord) => Promise<boolean>;
-  onWear: (skin: SkinRecord) => Promise<void>;
-}) {
-  const action = useAction();
-  const [dragging, setDragging] = useState(false);
-  const [model, setModel] = useState('auto');
-  /** The skin just uploaded, while it is not worn: the message offers to wear it. */
-  const [uploaded, setUploaded] = useState<SkinRecord | null>(null);
-  const upload = (file: File | undefined) => {
-    if (!file) return;
-    setUploaded(null);
-    void action.run(async () => {
-      const form = new FormData();
-      if (model !== 'auto') form.append('slim', String(model === 'slim'));
-      form.append('name', file.name.replace(/\.png$/i, '').slice(0, 64) || 'Skin');
-      form.append('skin', file, file.name);
-      let reply;
-      try {
-        reply = await api.upload<SkinRecord>('/api/home/skins', form);
-      } catch (failure) {
-        const limit = failure instanceof ApiError && failure.key === 'textures.fileTooLarge' ? failure.params.bytes : undefined;
-        throw new Error(typeof limit === 'number' ? t('upload.tooLarge', { limit: formatSize(limit) }) : messageOf(failure));
-      }
-      const worn = await props.onUploaded(reply.data);
-      if (worn) return t('upload.uploadedWorn', { file: file.name });
-      setUploaded(reply.data);
-      return t('upload.uploaded', { file: file.name });
-    });
-  };
-  const wear = (skin: SkinRecord) =>
-    action.run(async () => {
-      await props.onWear(skin);
-      setUploaded(null);
-      return t('upload.wearing', { name: skin.name });
-    });
+function PasswordCard() {
   return (
-    <section class="card" aria-labelledby="upload-title">
-      <h2 id="upload-title">{t('upload.title')}</h2>
-      <label
-        class={dragging ? 'dropzone over' : 'dropzone'}
-        onDragOver={(event) => {
-          event.preventDefault();
-          setDragging(true);
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={(event) => {
-          event.preventDefault();
-          setDragging(false);
-          upload(event.dataTransfer?.files[0]);
+    <section class="card" aria-labelledby="change-password-title">
+      <h3 id="change-password-title">{t('account.password')}</h3>
+      <Form
+        submitLabel={t('account.password')}
+        submit={async ({ current_password, password }) => {
+          await api.patch('/api/home', { current_password, password });
+          // A password change ends every session, this one too.
+          session.clear();
+          leaveNote(t('resetConfirm.changed'));
+          navigate('/login');
         }}
       >
-        <span>{t('upload.drop')}</span>
-        <input
-          type="file"
-          name="skin"
-          accept="image/png"
-          aria-label={t('upload.file')}
-          onChange={(event) => {
-            const input = event.currentTarget;
-            upload(input.files?.[0]);
-            input.value = '';
-          }}
-        />
-      </label>
-      <div class="field">
-        <label for="skin-model">{t('upload.model')}</label>
-        <select id="skin-model" value={model} onChange={(event) => setModel(event.currentTarget.value)}>
-          <option value="auto">{t('upload.modelAuto')}</option>
-          <option value="classic">{t('upload.modelClassic')}</option>
-          <option value="slim">{t('upload.modelSlim')}</option>
-        </select>
-      </div>
-      {action.busy && <p class="muted">{t('upload.uploading')}</p>}
-      <div class="upload-outcome">
-        {action.outcome}
-        {uploaded && !action.busy && (
-          <button type="button" onClick={() => void wear(uploaded)}>
-            {t('upload.wearIt')}
-          </button>
-        )}
-      </div>
+        <Field label={t('account.currentPassword')} name="current_password" type="password" required autocomplete="current-password" />
+        <Field label={t('field.newPassword')} name="password" type="password" required autocomplete="new-password" />
+      </Form>
     </section>
   );
 }
 
-function SkinList(props: {
-  skins: SkinRecord[];
-  capes: CapeRecord[];
-  onChange: () => Promise<void>;
-  onWear: (skin: SkinRecord) => Promise<void>;
-}) {
-  const action = useAction();
-  const [deleting, setDeleting] = useState<string | null>(null);
-  const heading = useRef<HTMLHeadingElement>(null);
-  const change = (work: () => Promise<unknown>, note?: string) =>
-    action.run(async () => {
-      await work();
-      await props.onChange();
-      return note;
-    });
-  if (props.skins.length === 0)
-    return (
-      <section class="card" aria-labelledby="skins-title">
-        <h2 id="skins-title">{t('skins.title')}</h2>
-        <p class="muted">{t('skins.none')}</p>
-      </section>
-    );
+function MailCard(props: { hasMail: boolean }) {
   return (
-    <section class="card" aria-labelledby="skins-title">
-      <h2 id="skins-title" ref={heading} tabIndex={-1}>
-        {t('skins.title')}
-      </h2>
-      <div aria-live="polite">{action.outcome}</div>
-      <ul class="items">
-        {props.skins.map((skin) => (
-          <li key={skin.uuid} class={skin.selected ? 'selected' : ''} data-skin-uuid={skin.uuid}>
-            <img class="thumb" src={textureUrls.body(skin.uuid)} alt="" width={48} height={107} />
-            <div class="grow">
-              <InlineRename
-                name={skin.name}
-                what="skin"
-                rename={(name) => api.patch(`/api/home/skins/${skin.uuid}`, { name }).then(() => props.onChange())}
-              />
-              <small>
-                {t(skin.selected ? 'skins.modelWorn' : 'skins.model', { model: skin.slim ? t('skins.slim') : t('skins.classic') })}
-              </small>
-            </div>
-            <div class="actions">
-              {!skin.selected && (
-                <button
-                  type="button"
-                  aria-label={t('skins.wearLabel', { name: skin.name })}
-                  onClick={() => void action.run(() => props.onWear(skin))}
-                >
-                  {t('skins.wear')}
-                </button>
-              )}
-              <button
-                type="button"
-                class="danger"
-                aria-label={t('skins.deleteLabel', { name: skin.name })}
-                disabled={deleting === skin.uuid}
-                onClick={() => setDeleting(skin.uuid)}
-              >
-                {t('skins.delete')}
-              </button>
-            </div>
-            {deleting === skin.uuid && (
-              <Confirmation
-                confirmLabel={t('skins.deleteLabel', { name: skin.name })}
-                danger
-                onCancel={() => {
-                  setDeleting(null);
-                  setTimeout(() => document.querySelector<HTMLElement>(`[data-skin-uuid="${skin.uuid}"] button.danger`)?.focus());
-                }}
-                onConfirm={() => {
-                  setDeleting(null);
-                  heading.current?.focus();
-                  void change(() => api.delete(`/api/home/skins/${skin.uuid}`), t('skins.deleted', { name: skin.name }));
-                }}
-              >
-                {t(skin.selected ? 'skins.deleteWornQuestion' : 'skins.deleteQuestion', { name: skin.name })}
-              </Confirmation>
-            )}
-          </li>
-        ))}
-      </ul>
+    <section class="card" aria-labelledby="change-mail-title">
+      <h3 id="change-mail-title">{t(props.hasMail ? 'account.mailTitle' : 'account.addMailTitle')}</h3>
+      <Form
+        resetOnSuccess
+        submitLabel={t('account.mailSubmit')}
+        submit={async ({ mail, current_password }) => {
+          const reply = await api.patch('/api/home', { mail, current_password });
+          return reply.msg || t('account.mailSent', { mail });
+        }}
+      >
+        <Field label={t('account.newMail')} name="mail" type="email" required autocomplete="email" />
+        <Field label={t('account.currentPassword')} name="current_password" type="password" required autocomplete="current-password" />
+      </Form>
     </section>
   );
 }
-
-function CapeList(props: { capes: CapeRecord[]; onChange: () => Promise<void> }) {
-  const action = useAction();
-  const wear = (uuid: string) =>
-    action.run(async () => {
-      await api.patch('/api/home', { selected_cape: uuid });
-      await props.onChange();
-    });
-  if (props.capes.length === 0) return null;
-  const anySelected = props.capes.some((cape) => cape.selected);
-  return (
-    <section class="card" aria-labelledby="capes-title">
-      <h2 id="capes-title">{t('capes.title')}</h2>
-      {action.outcome}
-      <ul class="items">
-        {props.capes.map((cape) => (
-          <li key={cape.uuid} class={cape.selected ? 'selected' : ''} data-cape-uuid={cape.uuid}>
-            <img class="thumb" src={textureUrls.capeOnPlayer(cape.uuid)} alt="" width={48} height={107} />
-            <div class="grow">
-              <strong>{cape.name}</strong>
-              <small>{cape.selected ? t('capes.worn') : ''}</small>
-            </div>
-            {!cape.selected && (
-              <button type="button" aria-label={t('skins.wearLabel', { name: cape.name })} onClick={() => void wear(cape.uuid)}>
-                {t('skins.wear')}
-              </button>
-            )}
-          </li>
-        ))}
-      </ul>
-      {anySelected && (
-        <button type="button" class="secondary" onClick={() => void wear('')}>
-          {t('capes.none')}
-        </button>
-      )}
-    </section>
-  );
-}
-
-function AccountForms(props: { hasMail: boolean }) {
-  return (
-    <div class="columns">
-      <section class="card" aria-labelledby="change-password-title">
-        <h2 id="change-password-title">{t('account.password')}</h2>
-        <Form
-          submitLabel={t('account.password')}
-          submit={async ({ current_password, password }) => {
-            await api.patch('/api/home', { current_password, password });
-            // A password change ends every session, this one too.
-            session.clear();
-            leaveNote(t('resetConfirm.changed'));
-            navigate('/login');
-          }}
-        >
-          <Field label={t('account.currentPassword')} name="current_password" type="password" required autocomplete="current-password" />
-          <Field label={t('field.newPassword')} name="password" type="password" required autocomplete="new-password" />
-        </Form>
-      </section>
-      <section class="card" aria-labelledby="change-mail-title">
-        <h2 id="change-mail-title">{t(props.hasMail ? 'account.mailTitle' : 'account.addMailTitle')}</h2>
-        <Form
-          resetOnSuccess
-          submitLabel={t('account.mailSubmit')}
-          submit={async ({ mail, current_password }) => {
-            const reply = await api.patch('/api/home', { mail, current_password });
-            return reply.msg || t('account.mailSent', { mail });
-          }}
-        >
-          <Field label={t('account.newMail')} name="mail" type="email" required autocomplete="email" />
-          <Field label={t('account.currentPassword')} name="current_password" type="password" required autocomplete="current-password" />
-        </Form>
-      </section>
-    </div>
-  );
-}
+export { LibraryPage } from './library.tsx';

@@ -1,30 +1,46 @@
 // The launchers a player let in through Yggdrasil Connect (contract section 18), on the profile: each grant with its
-// scopes in words, the profile it plays as and its dates, revoked after a confirmation. The scopes' words are the
-// consent pages' too.
+// scopes in words, the profile it plays as and its dates, revoked after a confirmation. The scopes' words and the
+// launchers' names are the consent pages' too.
 import { useEffect, useState } from 'preact/hooks';
-import type { OAuthGrantRecord } from '../../../src/http/shapes/oauth.ts';
+import type { OAuthClientRef, OAuthGrantRecord } from '../../../src/http/shapes/oauth.ts';
+import { makesGameTokens, SCOPES } from '../../../src/shared/oauth-scopes.ts';
 import { api } from '../api.ts';
 import { Notice, messageOf, useAction } from '../components.tsx';
 import { Confirmation } from '../editing.tsx';
 import { dateTime, t } from '../i18n.ts';
 
-/** The words of each scope the provider knows; another scope is shown as it is. */
+/** The words of each scope the provider knows (the provider refuses any other). */
 const SCOPE_WORDS: Record<string, string> = {
   openid: 'connect.scope.openid',
   profile: 'connect.scope.profile',
   email: 'connect.scope.email',
   offline_access: 'connect.scope.offline',
-  'Yggdrasil.PlayerProfiles.Select': 'connect.scope.select',
-  'Yggdrasil.PlayerProfiles.Read': 'connect.scope.read',
-  'Yggdrasil.Server.Join': 'connect.scope.join',
+  [SCOPES.select]: 'connect.scope.select',
+  [SCOPES.read]: 'connect.scope.read',
+  [SCOPES.join]: 'connect.scope.join',
 };
 
+/**
+ * The launcher as the pages name it: the built-in client any launcher uses in the page's own words, a registered one
+ * by its name. `aboutClient` is a sentence about it: the built-in client's own wording (`key` + "Shared"), else `key`
+ * with the name.
+ */
+export const clientName = (client: OAuthClientRef) => (client.shared ? t('connect.sharedName') : client.name);
+export const aboutClient = (key: string, client: OAuthClientRef) => (client.shared ? t(`${key}Shared`) : t(key, { client: client.name }));
+
+/**
+ * What a launcher may do, a line per scope; with Select and Join its token is a game login's, which also changes the
+ * chosen profile's skin and cape: said in a line of its own, as it is what a player would least expect.
+ */
 export function ScopeList(props: { scopes: string[]; label?: string }) {
   return (
     <ul aria-label={props.label ?? t('connect.scopes')}>
-      {props.scopes.map((scope) => (
-        <li key={scope}>{SCOPE_WORDS[scope] ? t(SCOPE_WORDS[scope]) : scope}</li>
-      ))}
+      {props.scopes
+        .filter((scope) => SCOPE_WORDS[scope])
+        .map((scope) => (
+          <li key={scope}>{t(SCOPE_WORDS[scope]!)}</li>
+        ))}
+      {makesGameTokens(props.scopes) && <li>{t('connect.scope.textures')}</li>}
     </ul>
   );
 }
@@ -49,7 +65,7 @@ export function LauncherGrants() {
     });
   return (
     <section class="card" aria-labelledby="launchers-title">
-      <h2 id="launchers-title">{t('connect.grantsTitle')}</h2>
+      <h3 id="launchers-title">{t('connect.grantsTitle')}</h3>
       <p class="muted">{t('connect.grantsText')}</p>
       {failure && <Notice kind="error">{failure}</Notice>}
       {grants && grants.length === 0 && <p>{t('connect.noGrants')}</p>}
@@ -58,7 +74,7 @@ export function LauncherGrants() {
           {grants.map((grant) => (
             <li key={grant.id}>
               <div class="grow">
-                <strong>{grant.client.name}</strong>
+                <strong>{clientName(grant.client)}</strong>
                 {grant.profile && <small>{t('connect.playsAs', { name: grant.profile.name })}</small>}
                 <small>
                   {t('connect.grantDates', {
@@ -66,12 +82,12 @@ export function LauncherGrants() {
                     used: grant.last_used === null ? t('connect.neverUsed') : dateTime(grant.last_used),
                   })}
                 </small>
-                <ScopeList scopes={grant.scopes} label={t('connect.scopesOf', { client: grant.client.name })} />
+                <ScopeList scopes={grant.scopes} label={aboutClient('connect.scopesOf', grant.client)} />
               </div>
               <button
                 type="button"
                 class="secondary"
-                aria-label={t('connect.revokeNamed', { client: grant.client.name })}
+                aria-label={aboutClient('connect.revokeNamed', grant.client)}
                 disabled={asking !== null || action.busy}
                 onClick={() => setAsking(grant)}
               >
@@ -84,7 +100,7 @@ export function LauncherGrants() {
                   onConfirm={() => void revoke(grant)}
                   onCancel={() => setAsking(null)}
                 >
-                  {t('connect.revokeQuestion', { client: grant.client.name })}
+                  {aboutClient('connect.revokeQuestion', grant.client)}
                 </Confirmation>
               )}
             </li>

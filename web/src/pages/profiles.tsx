@@ -8,7 +8,7 @@ import { Field, Form, messageOf, useAction } from '../components.tsx';
 import { Confirmation, InlineRename } from '../editing.tsx';
 import { t, useT } from '../i18n.ts';
 
-type DetailProfile = UserDetail['Profiles'][number];
+export type DetailProfile = UserDetail['Profiles'][number];
 
 /** The head of what a profile wears: by its skin's UUID when it wears one, so a change of skin is a new address. */
 export const profileHead = (profile: DetailProfile, size = 64) => textureUrls.head(profile.Selected_Skin || profile.Uuid, size);
@@ -31,10 +31,11 @@ export function ProfilesSection(props: { detail: UserDetail; onChange: () => Pro
   const single = profiles.length <= 1 && atLimit;
   return (
     <section class="card" aria-labelledby="profiles-title">
-      <h2 id="profiles-title" ref={heading} tabIndex={-1}>
+      <h3 id="profiles-title" ref={heading} tabIndex={-1}>
         {t('profiles.title')}
-      </h2>
+      </h3>
       <p class="muted">{limitLine(profiles.length, limit)}</p>
+      {atLimit && <p class="muted">{t('profiles.askAdmin')}</p>}
       <div aria-live="polite">{action.outcome}</div>
       <ul class="items profiles">
         {profiles.map((profile) => (
@@ -61,7 +62,8 @@ export function ProfilesSection(props: { detail: UserDetail; onChange: () => Pro
           submit={async ({ name }) => {
             const reply = await api.post<{ name: string }>('/api/home/profiles', { name: (name ?? '').trim() });
             await props.onChange();
-            return t('profiles.added', { name: reply.data.name });
+            // Said above the list: the form goes when the new profile reaches the limit.
+            await action.run(async () => t('profiles.added', { name: reply.data.name }));
           }}
         >
           <Field label={t('profiles.newName')} name="name" required autocomplete="off" hint={t('profiles.newNameHint')} />
@@ -119,7 +121,16 @@ function ProfileItem(props: {
     <li data-profile-uuid={profile.Uuid} aria-label={t('profiles.itemLabel', { name })}>
       <img class="head" src={profileHead(profile)} alt={t('profiles.headOf', { name })} width={48} height={48} />
       <div class="grow">
-        <InlineRename name={name} what="profile" rename={(renamed) => api.patch(path, { name: renamed }).then(() => props.onChange())} />
+        <InlineRename
+          name={name}
+          what="profile"
+          rename={async (renamed) => {
+            await api.patch(path, { name: renamed });
+            await props.onChange();
+            // Its own confirmation, in place of what the profile's last change said.
+            await action.run(async () => t('profiles.renamed', { from: name, to: renamed }));
+          }}
+        />
         <small>
           {profile.Primary && <span class="primary-mark">{t('profiles.primary')}</span>}
           {profile.Primary && ' · '}

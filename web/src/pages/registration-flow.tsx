@@ -1,59 +1,88 @@
-// Registration in one tab (issue 31): the tab that registered keeps the registration's continuation in its
-// sessionStorage, so that confirming the code there logs in at once (the password is asked once, at step 1) and
-// "send the mail again" is one button. Another tab or browser has none: it confirms, then logs in with the password.
-// The login's refusal of an unconfirmed account offers the same "send the mail again" with the login it just tried.
-import { api, session } from '../api.ts';
+// Registration in one browser (issues 31 and 38): the browser that registered keeps the registration's continuation
+// in its localStorage, so that confirming the code there (the page it registered in, or the mail's link opened in
+// another of its tabs) logs in at once (the password is asked once, at step 1), "send the mail again" is one button,
+// and the waiting page notices a confirmation made elsewhere. Another browser has none: its confirm page asks for the
+// account's password before it confirms (contract section 15b). The login's refusal of an unconfirmed account
+// offers the same "send the mail again" with the login it just tried.
+import { useEffect } from 'preact/hooks';
+import { api, ApiError, session } from '../api.ts';
 import { useAction } from '../components.tsx';
 import { leaveNote } from '../flash.ts';
 import { t } from '../i18n.ts';
 import { navigate } from '../router.tsx';
 
-/** sessionStorage: one tab's, gone with the tab, never sent anywhere but back to the API. */
+/** localStorage: this browser's, never sent anywhere but back to the API; it ends with its hour (the service's). */
 const KEY = 'skinservice.registration';
+/** How often the page that waits asks whether the address was confirmed elsewhere. */
+const WATCH_MS = 4000;
 
 export interface Continuation {
   continuation: string;
   mail: string;
 }
 
-export const registrationTab = {
+/** The end (ms) a continuation carries: `<code id>.<user id>.<end>.<HMAC>`. */
+const endOf = (continuation: string) => Number(continuation.split('.')[2] ?? 0);
+
+export const pendingRegistration = {
   get(): Continuation | null {
     try {
-      const stored: unknown = JSON.parse(sessionStorage.getItem(KEY) ?? 'null');
+      const stored: unknown = JSON.parse(localStorage.getItem(KEY) ?? 'null');
       if (typeof stored !== 'object' || stored === null) return null;
       const { continuation, mail } = stored as Record<string, unknown>;
-      return typeof continuation === 'string' && typeof mail === 'string' ? { continuation, mail } : null;
+      if (typeof continuation !== 'string' || typeof mail !== 'string') return null;
+      if (endOf(continuation) > Date.now()) return { continuation, mail };
+      pendingRegistration.forget();
+      return null;
     } catch {
       return null;
     }
   },
   save(value: Continuation) {
-    sessionStorage.setItem(KEY, JSON.stringify(value));
+    try {
+      localStorage.setItem(KEY, JSON.stringify(value));
+    } catch {
+      // Storage refused (a private window's settings): this browser confirms as another one would.
+    }
   },
   forget() {
-    sessionStorage.removeItem(KEY);
+    try {
+      localStorage.removeItem(KEY);
+    } catch {
+      // Nothing was kept.
+    }
   },
 };
 
 /** Keeps what a registration (or a sending again) answered, when it answered a continuation. */
-export function keepContinuation(data: unknown, mail: string) {
+export function keepContinuation(data: unknown, mail: string): Continuation | null {
   const continuation = (data as { continuation?: unknown } | undefined)?.continuation;
-  if (typeof continuation === 'string') registrationTab.save({ continuation, mail });
+  if (typeof continuation !== 'string') return null;
+  const kept = { continuation, mail };
+  pendingRegistration.save(kept);
+  return kept;
 }
 
+/** Whether the service refused a confirmation because the code confirms only with a password chosen now. */
+export const needsPassword = (failure: unknown) => failure instanceof ApiError && failure.key === 'accounts.confirmPasswordNeeded';
+
 /**
- * Confirms a code: with this tab's continuation the answer logs in too (data.jwt), and the page goes on to step 3;
- * without it (another tab, another browser) the player logs in with the password.
+ * Confirms a registration's code (a link's token, or a typed one with this browser's continuation or the address
+ * typed): with this browser's continuation, or a password chosen now, the answer logs in too (data.jwt), and the page
+ * goes on to step 3; otherwise the player logs in with the password.
  */
-export async function confirmCode(code: string) {
-  const kept = registrationTab.get();
-  const reply = await api.post<{ jwt?: string }>('/api/auth/confirm', kept ? { code, continuation: kept.continuation } : { code });
+export async function confirmCode(fields: { code: string; mail?: string; password?: string }) {
+  const kept = pendingRegistration.get();
+  const reply = await api.post<{ jwt?: string }>('/api/auth/confirm', {
+    code: fields.code,
+    continuation: kept?.continuation,
+    mail: fields.mail || kept?.mail,
+    password: fields.password || undefined,
+  });
   const next = reply.url ?? '/register/finish';
   if (reply.data?.jwt) {
-    registrationTab.forget();
+    pendingRegistration.forget();
     session.save(reply.data.jwt);
-    navigate(next);
-  } else if (session.token()) {
     navigate(next);
   } else {
     leaveNote(t('confirm.confirmed'));
@@ -61,8 +90,52 @@ export async function confirmCode(code: string) {
   }
 }
 
-/** "Send the mail again" for the tab that registered: one button, no password. */
-export function SendAgainFromTab(props: { kept: Continuation }) {
+/**
+ * While the page of the browser that registered waits for the code: asks the service every few seconds (and when the
+ * page is shown again, or another tab of this browser changed what it keeps) whether the address was confirmed. On
+ * another device or in another browser: the player is sent to log in with a note; in another tab of this browser,
+ * which was logged in by confirming: on to step 3 with that login.
+ */
+export function useConfirmationElsewhere(kept: Continuation | null) {
+  useEffect(() => {
+    if (!kept) return;
+    const tokenBefore = session.token();
+    let stopped = false;
+    const check = async () => {
+      if (stopped || document.visibilityState === 'hidden') return;
+      let state: string;
+      try {
+        state = (await api.post<{ state: string }>('/api/auth/confirm/status', { continuation: kept.continuation })).data.state;
+      } catch {
+        return; // The network or a limit: the next round asks again.
+      }
+      if (stopped || state === 'waiting') return;
+      stopped = true;
+      pendingRegistration.forget();
+      if (state === 'ended') return;
+      const token = session.token();
+      if (token !== null && token !== tokenBefore) {
+        navigate('/register/finish');
+      } else {
+        leaveNote(t('confirm.confirmedElsewhere'));
+        navigate('/login');
+      }
+    };
+    const timer = setInterval(() => void check(), WATCH_MS);
+    const checkNow = () => void check();
+    document.addEventListener('visibilitychange', checkNow);
+    window.addEventListener('storage', checkNow);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', checkNow);
+      window.removeEventListener('storage', checkNow);
+    };
+  }, [kept?.continuation]);
+}
+
+/** "Send the mail again" for the browser that registered: one button, no password. */
+export function SendAgainFromTab(props: { kept: Continuation; onKept: (kept: Continuation) => void }) {
   const action = useAction();
   return (
     <section class="card" aria-labelledby="send-again">
@@ -76,7 +149,8 @@ export function SendAgainFromTab(props: { kept: Continuation }) {
             const reply = await api.post<{ continuation: string; mail: string }>('/api/auth/confirm/resend', {
               continuation: props.kept.continuation,
             });
-            keepContinuation(reply.data, reply.data.mail);
+            const kept = keepContinuation(reply.data, reply.data.mail);
+            if (kept) props.onKept(kept);
             return t('confirm.sentAgain', { mail: reply.data.mail });
           })
         }
@@ -90,7 +164,7 @@ export function SendAgainFromTab(props: { kept: Continuation }) {
 
 /**
  * Under the login's refusal of an account whose mail is not confirmed: sends the mail again with the login just
- * tried, then goes to the confirm page, where this tab's confirmation logs in.
+ * tried, then goes to the confirm page, where this browser's confirmation logs in.
  */
 export function SendAgainAfterLogin(props: { username: string; password: string }) {
   const action = useAction();

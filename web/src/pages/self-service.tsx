@@ -49,7 +49,7 @@ export function Sessions() {
     });
   return (
     <section class="card" aria-labelledby="sessions-title">
-      <h2 id="sessions-title">{t('sessions.title')}</h2>
+      <h3 id="sessions-title">{t('sessions.title')}</h3>
       <p class="muted">{t('sessions.text')}</p>
       {failure && <Notice kind="error">{failure}</Notice>}
       {sessions && (
@@ -106,7 +106,7 @@ export function DeleteAccount(props: { username: string; skins: number; capes: n
     });
   return (
     <section class="card" aria-labelledby="delete-account-title">
-      <h2 id="delete-account-title">{t('deleteAccount.title')}</h2>
+      <h3 id="delete-account-title">{t('deleteAccount.title')}</h3>
       <form
         class="form"
         onSubmit={(event) => {

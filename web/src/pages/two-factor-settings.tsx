@@ -43,7 +43,7 @@ export function TwoFactorSection(props: { enabled: boolean; onChange: () => Prom
 
   return (
     <section class="card" aria-labelledby="two-factor-title">
-      <h2 id="two-factor-title">{t('twoFactor.title')}</h2>
+      <h3 id="two-factor-title">{t('twoFactor.title')}</h3>
       {recoveryCodes && <RecoveryCodes codes={recoveryCodes} onDone={() => setRecoveryCodes(null)} />}
       {props.enabled && !recoveryCodes && (
         <>
@@ -89,7 +89,7 @@ export function TwoFactorSection(props: { enabled: boolean; onChange: () => Prom
           <p>{t('twoFactor.scan')}</p>
           <img class="qr" src={setup.qr} width={256} height={256} alt={t('twoFactor.qrAlt')} />
           <CopyField label={t('twoFactor.secret')} value={setup.secret} />
-          <CodeInput label={t('twoFactor.codeNow')} name="code" error={codeError} kind="app" />
+          <CodeInput label={t('twoFactor.codeNow')} name="code" error={codeError} kind="setup" />
           <button type="submit" disabled={action.busy}>
             {t('twoFactor.turnOn')}
           </button>
@@ -109,9 +109,9 @@ function RecoveryCodes(props: { codes: string[]; onDone: () => void }) {
   useEffect(() => heading.current?.focus(), []);
   return (
     <div class="recovery-codes">
-      <h3 ref={heading} tabIndex={-1}>
+      <h4 ref={heading} tabIndex={-1}>
         {t('twoFactor.keepTitle')}
-      </h3>
+      </h4>
       <p>{t('twoFactor.keepText')}</p>
       <ul class="items" aria-label={t('twoFactor.recoveryCodes')}>
         {props.codes.map((code) => (

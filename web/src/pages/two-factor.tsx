@@ -12,8 +12,14 @@ export const asksForCode = (error: unknown) => error instanceof ApiError && erro
 
 let nextId = 0;
 
-export type CodeKind = 'app' | 'recovery' | 'either';
-const HINTS: Record<CodeKind, string> = { app: 'twoFactor.hintApp', recovery: 'twoFactor.hintRecovery', either: 'twoFactor.hintEither' };
+/** `setup`: the first code, while turning two-factor login on (no recovery code exists yet: home.json's hint). */
+export type CodeKind = 'app' | 'recovery' | 'either' | 'setup';
+const HINTS: Record<CodeKind, string> = {
+  app: 'twoFactor.hintApp',
+  recovery: 'twoFactor.hintRecovery',
+  either: 'twoFactor.hintEither',
+  setup: 'twoFactor.hintSetup',
+};
 
 /** The code input: digits for the app's code (a phone shows its number pad), letters too where a recovery code fits. */
 export function CodeInput(props: { label: string; name: string; error: string | null; kind: CodeKind; autoFocus?: boolean }) {
@@ -34,7 +40,7 @@ export function CodeInput(props: { label: string; name: string; error: string | 
         name={props.name}
         required
         autocomplete="one-time-code"
-        inputMode={props.kind === 'app' ? 'numeric' : 'text'}
+        inputMode={props.kind === 'app' || props.kind === 'setup' ? 'numeric' : 'text'}
         spellcheck={false}
         maxLength={32}
         aria-invalid={props.error ? true : undefined}

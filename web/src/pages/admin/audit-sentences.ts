@@ -1,66 +1,33 @@
 // The audit log in words: the actions the service records (to pick one as a filter) and each entry as a sentence, in
-// the page's language (locales/<language>/admin.json: groups, actions, sentence, change). Sentences are whole messages
-// with the values as placeholders; a list of changes is joined by Intl.ListFormat.
-// Keep in step with the recordAudit calls under src/: an action missing here still shows, by its dotted name.
+// the page's language (locales/<language>/admin.json: groups, actions, activity, sentence, change, actor). Sentences
+// are whole messages with the values as placeholders; a list of changes is joined by Intl.ListFormat. The actions are
+// the service's one list (src/shared/audit-actions.ts); src/audit/actions.test.ts checks each has its words.
 import type { AuditEntry } from '../../api.ts';
+import { AUDIT_ACTION_GROUPS, auditActionKey, type AuditActionGroup } from '../../../../src/shared/audit-actions.ts';
 import { dateTime, t } from '../../i18n.ts';
 import { hasAdminKey, levelName, listOf } from './words.ts';
 
-/** Every action the service records, grouped as the select shows them (the catalogue's groups.* and actions.*). */
-const ACTION_GROUPS: { group: string; actions: string[] }[] = [
-  {
-    group: 'accounts',
-    actions: [
-      'auth.register',
-      'auth.confirm_mail',
-      'auth.register_finish',
-      'auth.login_failures',
-      'auth.password_reset_request',
-      'auth.password_reset',
-      'user.password_change',
-      'user.password_rehash',
-      'user.mail_change',
-      'user.select_textures',
-      'user.take_off',
-      'user.logout_everywhere',
-      'user.delete',
-      'user.2fa_on',
-      'user.2fa_off',
-      'user.2fa_recovery_used',
-      'app_password.create',
-      'app_password.revoke',
-      'discord.link',
-      'discord.unlink',
-    ],
-  },
-  { group: 'profiles', actions: ['profile.create', 'profile.rename', 'profile.delete', 'profile.transfer'] },
-  { group: 'registration', actions: ['registration.mode', 'invite.create', 'invite.revoke', 'invite.use'] },
-  { group: 'administration', actions: ['user.create', 'user.update', 'user.ban', 'role.grant', 'role.revoke', 'role.expire'] },
-  {
-    group: 'textures',
-    actions: [
-      'skin.upload',
-      'skin.update',
-      'skin.delete',
-      'skin.admin_update',
-      'skin.moderate_delete',
-      'cape.upload',
-      'cape.assign',
-      'cape.delete',
-    ],
-  },
-  { group: 'hardware', actions: ['hardware.create', 'hardware.connect', 'hardware.add_public_key', 'hardware.ban', 'hardware.unban'] },
-  { group: 'mail', actions: ['mail.broadcast', 'mail.broadcast_progress', 'mail.broadcast_queued', 'mail.failed'] },
-];
-
-const actionKey = (action: string) => `admin:actions.${action.replaceAll('.', '_')}`;
+const actionKey = (action: string) => `admin:actions.${auditActionKey(action)}`;
 
 /** The groups and actions with their meaning in the page's language: { group, actions: { action: meaning } }. */
 export function auditActions(): { group: string; actions: Record<string, string> }[] {
-  return ACTION_GROUPS.map(({ group, actions }) => ({
+  return (Object.entries(AUDIT_ACTION_GROUPS) as [AuditActionGroup, readonly string[]][]).map(([group, actions]) => ({
     group: t(`admin:groups.${group}`),
     actions: Object.fromEntries(actions.map((action) => [action, t(actionKey(action))])),
   }));
+}
+
+/** An action as the dashboard's "Latest activity" tells it after the actor's name ("uploaded a skin"). */
+export const activityLabel = (action: string): string => {
+  const key = `admin:activity.${auditActionKey(action)}`;
+  return hasAdminKey(key) ? t(key) : actionLabel(action);
+};
+
+/** Who acted: a user's name, or the service itself and the operator's command line in words. */
+export function actorName(entry: Pick<AuditEntry, 'iss' | 'iss_id'>): string {
+  // Never a user: those names are reserved (src/accounts/rules.ts), and a user's entry has its id unless deleted.
+  if (!entry.iss_id && (entry.iss === 'system' || entry.iss === 'cli')) return t(`admin:actor.${entry.iss}`);
+  return entry.iss;
 }
 
 const when = (seconds: unknown) => (typeof seconds === 'number' ? dateTime(seconds) : '');
@@ -83,8 +50,23 @@ function changes(details: Record<string, unknown>): string {
     else if (field === 'slim') parts.push(t(value ? 'admin:change.slim' : 'admin:change.classic'));
     else if (field === 'hd') parts.push(t(value ? 'admin:change.hdOn' : 'admin:change.hdOff'));
     else if (field === 'cloakid') parts.push(t(value ? 'admin:change.cape' : 'admin:change.capeNone'));
+    else if (field === 'max_profiles') parts.push(profileLimit(value));
   }
   return parts.length === 0 ? t('admin:change.nothing') : listOf(parts);
+}
+
+/** An account's own profile limit as set in the editor: a number, no limit (-1), or the server's setting (null). */
+function profileLimit(value: unknown): string {
+  if (value === null) return t('admin:change.maxProfilesSetting');
+  if (value === -1) return t('admin:change.maxProfilesUnlimited');
+  return t('admin:change.maxProfiles', { value: String(value) });
+}
+
+/** How many accounts an import took, from its counts ({accounts: {imported, already, left_out}, ...}). */
+function importedAccounts(counts: unknown): { count: number; already: number; leftOut: number } {
+  const accounts = (typeof counts === 'object' && counts !== null ? (counts as Record<string, unknown>).accounts : undefined) as
+    Record<string, unknown> | undefined;
+  return { count: count(accounts?.imported), already: count(accounts?.already), leftOut: count(accounts?.left_out) };
 }
 
 /**
@@ -191,6 +173,8 @@ export function describe(entry: Pick<AuditEntry, 'action' | 'details'>): string 
       return t('admin:sentence.inviteRevoke', { invite: String(details.invite) });
     case 'invite.use':
       return t('admin:sentence.inviteUse', { invite: String(details.invite) });
+    case 'import.run':
+      return importRun(details);
     case 'mail.failed':
       return t('admin:sentence.mailFailed', { recipient: String(details.recipient) });
     case 'hardware.create':
@@ -199,9 +183,60 @@ export function describe(entry: Pick<AuditEntry, 'action' | 'details'>): string 
     case 'hardware.ban':
     case 'hardware.unban':
       return t('admin:sentence.hardware', { action: actionLabel(entry.action), hardware: String(details.hardware) });
+    case 'passkey.add':
+      return t('admin:sentence.passkeyAdd', { name: String(details.name) });
+    case 'passkey.remove':
+      if (Array.isArray(details.ids)) {
+        const key = details.by === 'operator' ? 'admin:sentence.passkeysRemoveOperator' : 'admin:sentence.passkeysRemoveAdmin';
+        return t(key, { count: details.ids.length });
+      }
+      return t('admin:sentence.passkeyRemove', { name: String(details.name) });
+    case 'passkey.counter_regressed':
+      return t('admin:sentence.passkeyCounter', {
+        name: String(details.name),
+        stored: count(details.stored),
+        received: count(details.received),
+      });
+    case 'oauth.grant':
+      return t('admin:sentence.oauthGrant', { client: String(details.client) });
+    case 'oauth.revoke':
+      return t('admin:sentence.oauthRevoke', { client: String(details.client) });
+    case 'oauth.client.create':
+      return t('admin:sentence.oauthClientCreate', { name: String(details.name), client: String(details.client) });
+    case 'oauth.client.update':
+      return t('admin:sentence.oauthClientUpdate', { client: String(details.client) });
+    case 'oauth.client.delete':
+      return t('admin:sentence.oauthClientDelete', {
+        name: String(details.name),
+        client: String(details.client),
+        count: count(details.grants),
+      });
+    case 'user.owner_from_settings':
+      return t(details.password === 'replaced' ? 'admin:sentence.ownerFromSettingsReplaced' : 'admin:sentence.ownerFromSettings', {
+        level: level(details.from),
+      });
+    case 'import.run':
+      return t('admin:sentence.importRun', { source: String(details.source), ...importedAccounts(details.counts) });
     default:
       return actionLabel(entry.action);
   }
+}
+
+/** An import (`npm run cli -- import`): its accounts counted, and the first things left out with the importer's reasons. */
+function importRun(details: Record<string, unknown>): string {
+  const accounts = ((details.counts ?? {}) as Record<string, Record<string, unknown>>).accounts ?? {};
+  const sentence = t('admin:sentence.importRun', {
+    source: String(details.source),
+    imported: count(accounts.imported),
+    already: count(accounts.already),
+    left: count(accounts.left_out),
+  });
+  const leftOut = Array.isArray(details.left_out) ? (details.left_out as { name?: unknown; reason?: unknown }[]) : [];
+  if (leftOut.length === 0) return sentence;
+  const shown = leftOut.slice(0, 5).map((entry) => `${String(entry.name)} (${String(entry.reason)})`);
+  const more = leftOut.length - shown.length + count(details.left_out_more);
+  const list = listOf(more > 0 ? [...shown, t('admin:sentence.importMore', { count: more })] : shown);
+  return `${sentence}. ${t('admin:sentence.importLeftOut', { list })}`;
 }
 
 /** A registration mode as the console names it ("open", "by invitation"), or as recorded when unknown. */

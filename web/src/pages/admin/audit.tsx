@@ -5,7 +5,7 @@ import type { AuditEntry } from '../../api.ts';
 import { Notice } from '../../components.tsx';
 import { Table, usePagedList } from '../../table.tsx';
 import { dateTime, useT } from '../../i18n.ts';
-import { auditActions, actionLabel, describe } from './audit-sentences.ts';
+import { auditActions, actionLabel, actorName, describe } from './audit-sentences.ts';
 import { playerNamed, plainMessage, UserLink, UsernameField } from './names.tsx';
 
 interface Filters {
@@ -90,7 +90,7 @@ export function AuditSection() {
           cells={(entry) => [
             dateTime(entry.time),
             actionLabel(entry.action),
-            entry.iss_id ? <UserLink id={entry.iss_id} name={entry.iss} /> : entry.iss,
+            entry.iss_id ? <UserLink id={entry.iss_id} name={entry.iss} /> : actorName(entry),
             entry.for ? <UserLink id={entry.for} name={entry.for_name ?? ''} /> : <span class="muted">{t('admin:audit.nobody')}</span>,
             describe(entry),
           ]}

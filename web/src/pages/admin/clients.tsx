@@ -1,6 +1,8 @@
 // The apps that log players in through Yggdrasil Connect (contract section 18): moderators see them; admins register
 // one (a confidential client's secret shown once, with a copy button) and delete one after a confirmation in the
-// page (its grants end with it). Every launcher can use the shared client, which is not listed.
+// page (its grants end with it). Every launcher can use the shared client, which is not listed. The form starts
+// afresh after each registration, and a public app with a website's (https) redirect is registered only after a
+// confirmation that says what public means: a website is meant to be confidential.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { NewOAuthClientRecord, OAuthClientRecord } from '../../../../src/http/shapes/oauth.ts';
 import { LEVELS } from '../../../../src/shared/levels.ts';
@@ -79,20 +81,30 @@ function RegisterForm(props: { onMade: (client: NewOAuthClientRecord) => Promise
   const [redirects, setRedirects] = useState('');
   const [isPublic, setPublic] = useState(false);
   const [device, setDevice] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const publicBox = useRef<HTMLInputElement>(null);
   const action = useAction();
-  const register = (event: Event) => {
-    event.preventDefault();
-    void action.run(async () => {
-      const redirect_uris = redirects
-        .split('\n')
-        .map((line) => line.trim())
-        .filter((line) => line !== '');
-      const reply = await api.post<NewOAuthClientRecord>(PATH, { name, redirect_uris, public: isPublic, device });
+  const redirectUris = () =>
+    redirects
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
+  const send = () =>
+    action.run(async () => {
+      const reply = await api.post<NewOAuthClientRecord>(PATH, { name, redirect_uris: redirectUris(), public: isPublic, device });
+      // Every field, the boxes too: the next app starts from nothing, not from this one's kind.
       setName('');
       setRedirects('');
+      setPublic(false);
+      setDevice(false);
       await props.onMade(reply.data);
       return t('admin:clients.registered', { name: reply.data.name });
     });
+  const register = (event: Event) => {
+    event.preventDefault();
+    // A website's redirect on a public app: likely a website registered without its secret by mistake.
+    if (isPublic && redirectUris().some((uri) => uri.toLowerCase().startsWith('https:'))) setConfirming(true);
+    else void send();
   };
   return (
     <form class="form" onSubmit={register}>
@@ -113,15 +125,31 @@ function RegisterForm(props: { onMade: (client: NewOAuthClientRecord) => Promise
         <small id="client-redirects-hint">{t('admin:clients.redirectsHint')}</small>
       </div>
       <label class="check">
-        <input type="checkbox" checked={isPublic} onChange={(event) => setPublic(event.currentTarget.checked)} />{' '}
+        <input ref={publicBox} type="checkbox" checked={isPublic} onChange={(event) => setPublic(event.currentTarget.checked)} />{' '}
         {t('admin:clients.public')}
       </label>
       <label class="check">
         <input type="checkbox" checked={device} onChange={(event) => setDevice(event.currentTarget.checked)} /> {t('admin:clients.device')}
       </label>
-      <button type="submit" disabled={action.busy}>
+      <button type="submit" disabled={action.busy || confirming}>
         {t('admin:clients.registerButton')}
       </button>
+      {confirming && (
+        <Confirmation
+          confirmLabel={t('admin:clients.registerPublic')}
+          onConfirm={() => {
+            setConfirming(false);
+            void send();
+          }}
+          onCancel={() => {
+            // Focus moves before the question goes, so it never falls back to the page between the two.
+            publicBox.current?.focus();
+            setConfirming(false);
+          }}
+        >
+          {t('admin:clients.publicQuestion', { name: name.trim() })}
+        </Confirmation>
+      )}
       {action.outcome}
     </form>
   );

@@ -12,10 +12,12 @@ import { logOut } from '../home.tsx';
 import { AuditSection } from './audit.tsx';
 import { CapesSection } from './capes.tsx';
 import { ClientsSection } from './clients.tsx';
+import { BlockedServersSection } from './blocked-servers.tsx';
 import { DashboardSection } from './dashboard.tsx';
-import { HardwareSection } from './hardware.tsx';
+import { HardwareSection, useHardwareShown } from './hardware.tsx';
 import { MailSection } from './mail.tsx';
 import { RegistrationSection } from './registration.tsx';
+import { ReportsSection } from './reports.tsx';
 import { SECTIONS, type SectionId } from './sections.ts';
 import { SkinsSection } from './skins.tsx';
 import { UsersSection } from './users.tsx';
@@ -28,10 +30,12 @@ const VIEWS: Record<SectionId, (props: { level: number; editing: string | null }
   users: UsersSection,
   skins: SkinsSection,
   capes: CapesSection,
+  reports: ReportsSection,
   hardware: HardwareSection,
   registration: RegistrationSection,
   audit: AuditSection,
   clients: ClientsSection,
+  servers: BlockedServersSection,
   mail: MailSection,
 };
 
@@ -42,6 +46,7 @@ export function AdminPage() {
   const [failure, setFailure] = useState<string | null>(null);
   // The console's catalogue comes with its chunk: nothing of it shows before it is there.
   const [words, setWords] = useState(false);
+  const hardwareShown = useHardwareShown(level !== null && level >= LEVELS.moderator);
   useEffect(() => {
     adminWordsReady().then(
       () => setWords(true),
@@ -73,7 +78,15 @@ export function AdminPage() {
       </Page>
     );
 
-  const tab = SECTIONS.find((candidate) => candidate.id === query.get('tab') && level >= candidate.level) ?? SECTIONS[0];
+  // Hardware only where there is some to show (GRAVIT_TOKEN, or a LaunchServer's sql core): asked before the tabs show.
+  if (hardwareShown === null)
+    return (
+      <Page title={t('admin:title')}>
+        <p>{t('admin:loading')}</p>
+      </Page>
+    );
+  const sections = SECTIONS.filter((candidate) => level >= candidate.level && (candidate.id !== 'hardware' || hardwareShown));
+  const tab = sections.find((candidate) => candidate.id === query.get('tab')) ?? sections[0]!;
   const View = VIEWS[tab.id];
   return (
     <Page
@@ -90,7 +103,7 @@ export function AdminPage() {
     >
       <p class="muted">{t('admin:youAre', { level: levelName(level), number: level })}</p>
       <nav class="tabs" aria-label={t('admin:sections')}>
-        {SECTIONS.filter((candidate) => level >= candidate.level).map((candidate) => (
+        {sections.map((candidate) => (
           <Link key={candidate.id} href={`/admin?tab=${candidate.id}`} class={candidate.id === tab.id ? 'active' : ''}>
             {t(`admin:tabs.${candidate.id}`)}
           </Link>

@@ -6,10 +6,9 @@ import { api } from '../../api.ts';
 import { Notice, messageOf } from '../../components.tsx';
 import { dateTime, formatNumber, formatSize, Rich, useT } from '../../i18n.ts';
 import { Link } from '../../router.tsx';
-import { actionLabel } from './audit-sentences.ts';
+import { activityLabel, actorName } from './audit-sentences.ts';
 import { UserLink } from './names.tsx';
 import { modeWords } from './registration.tsx';
-import { hasAdminKey } from './words.ts';
 import './console-overview.css';
 
 function Entry(props: { entry: DashboardAuditEntry }) {
@@ -17,16 +16,14 @@ function Entry(props: { entry: DashboardAuditEntry }) {
   const { entry } = props;
   // Named only when the entry is about someone other than who acted.
   const about = entry.for > 0 && entry.for_name !== '' && entry.for !== entry.iss_id;
-  const key = `admin:activity.${entry.action.replaceAll('.', '_')}`;
-  const action = hasAdminKey(key) ? t(key) : actionLabel(entry.action);
-  const params = { actor: '<actor>-</actor>', action, subject: '<subject>-</subject>' };
+  const params = { actor: '<actor>-</actor>', action: activityLabel(entry.action), subject: '<subject>-</subject>' };
   return (
     <li>
       <time dateTime={new Date(entry.time * 1000).toISOString()}>{dateTime(entry.time)}</time>
       <Rich
         text={t(about ? 'admin:dashboard.entryAbout' : 'admin:dashboard.entry', params)}
         parts={{
-          actor: () => <strong>{entry.iss}</strong>,
+          actor: () => <strong>{actorName(entry)}</strong>,
           subject: () => <UserLink id={entry.for} name={entry.for_name} />,
         }}
       />

@@ -1,6 +1,7 @@
 // Hardware: the machines a GravitLauncher LaunchServer reported, with the players who launched the game on them;
 // admins ban or unban one. The user editor shows the same list for one player's machines.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import type { HardwareStatus } from '../../../../src/gravit/shapes.ts';
 import { api, type HardwareRecord } from '../../api.ts';
 import { LEVELS } from '../../../../src/shared/levels.ts';
 import { Notice, useAction } from '../../components.tsx';
@@ -10,10 +11,31 @@ import { Table, usePagedList } from '../../table.tsx';
 import { UserLink } from './names.tsx';
 import { listOf } from './words.ts';
 
+let hardwareStatus: Promise<boolean> | null = null;
+
+/**
+ * Whether the console has hardware to show: GRAVIT_TOKEN is set, or a LaunchServer's sql core recorded some. Asked
+ * once per page load, once `ask` (a moderator's console); null until answered (a failure answers true: the tab then
+ * says what the list holds).
+ */
+export function useHardwareShown(ask = true): boolean | null {
+  const [shown, setShown] = useState<boolean | null>(null);
+  useEffect(() => {
+    if (!ask) return;
+    hardwareStatus ??= api.get<HardwareStatus>('/api/admin/hardware/status').then(
+      (reply) => reply.data.launcher_api || reply.data.reported > 0,
+      () => true,
+    );
+    void hardwareStatus.then(setShown);
+  }, [ask]);
+  return shown;
+}
+
 export function HardwareSection(props: { level: number }) {
   const t = useT();
   return (
-    <section>
+    <section aria-labelledby="hardware-heading">
+      <h2 id="hardware-heading">{t('admin:tabs.hardware')}</h2>
       <p class="muted">{t('admin:hardware.intro')}</p>
       <HardwareList level={props.level} empty={t('admin:hardware.none')} />
     </section>

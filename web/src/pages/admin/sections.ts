@@ -8,10 +8,12 @@ export const SECTIONS = [
   { id: 'users', level: LEVELS.moderator },
   { id: 'skins', level: LEVELS.moderator },
   { id: 'capes', level: LEVELS.moderator },
+  { id: 'reports', level: LEVELS.moderator },
   { id: 'hardware', level: LEVELS.moderator },
   { id: 'registration', level: LEVELS.moderator },
   { id: 'audit', level: LEVELS.moderator },
   { id: 'clients', level: LEVELS.moderator },
+  { id: 'servers', level: LEVELS.admin },
   { id: 'mail', level: LEVELS.owner },
 ] as const;
 

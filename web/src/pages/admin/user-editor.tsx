@@ -8,13 +8,15 @@ import { Field, Form, Notice, useAction } from '../../components.tsx';
 import { Confirmation } from '../../editing.tsx';
 import { dateTime, formatDate, useT } from '../../i18n.ts';
 import { AdminDiscordLink } from '../discord-account.tsx';
+import { AdminIdentities } from '../oidc.tsx';
 import { AdminTwoFactor } from '../two-factor-settings.tsx';
 import { AdminPasskeys } from '../passkeys.tsx';
-import { HardwareList } from './hardware.tsx';
+import { HardwareList, useHardwareShown } from './hardware.tsx';
 import { UserProfiles } from './profiles.tsx';
 import { fieldOf, plainMessage } from './names.tsx';
 import { SkinList } from './skins.tsx';
 import { levelName, listOf } from './words.ts';
+import { UserBans } from './bans.tsx';
 
 type AdminDetail = UserDetail & { Id: number; Perms: number };
 
@@ -35,6 +37,7 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
   const [error, setError] = useState<string | null>(null);
   // An API refusal about one field, shown on that field: { field name: the message in an admin's words }.
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const hardwareShown = useHardwareShown();
   // The detail answers the id and the stored level (PermLvl is the effective one, raised by a role grant, and must
   // not be written back as if it were stored): an exact lookup, so the level control is always there.
   const load = async () => {
@@ -82,6 +85,7 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
           : t('admin:editor.noCapes')}
       </p>
       {(isOwner || (canEdit && props.level > user.Perms)) && <Standing user={user} name={name} onChanged={reload} />}
+      {user.Id > 0 && <UserBans userId={user.Id} name={name} mayBan={canEdit && props.level > user.Perms} onChanged={load} />}
       {canEdit ? (
         <Form
           submitLabel={t('admin:editor.save')}
@@ -95,6 +99,8 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
               if (Number(fields.mail_verify === 'on') !== user.Mail_verify) changes.mail_verify = fields.mail_verify === 'on';
               if (Number(fields.mail_verification === 'on') !== user.Mail_verification)
                 changes.mail_verification = fields.mail_verification === 'on';
+              if ((fields.chat === 'on') !== (user.Chat ?? true)) changes.chat = fields.chat === 'on';
+              if ((fields.review_exempt === 'on') !== (user.ReviewExempt ?? false)) changes.review_exempt = fields.review_exempt === 'on';
               if (isOwner && fields.perms !== undefined && Number(fields.perms) !== user.Perms) changes.perms = Number(fields.perms);
               if (Object.keys(changes).length === 0) return t('admin:editor.nothingChanged');
               await api.patch(`/api/admin/user/${user.Id}`, changes);
@@ -124,6 +130,12 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
           <label class="check">
             <input type="checkbox" name="mail_verification" defaultChecked={user.Mail_verification === 1} /> {t('admin:editor.mustConfirm')}
           </label>
+          <label class="check">
+            <input type="checkbox" name="chat" defaultChecked={user.Chat ?? true} /> {t('admin:editor.chat')}
+          </label>
+          <label class="check">
+            <input type="checkbox" name="review_exempt" defaultChecked={user.ReviewExempt === true} /> {t('admin:editor.reviewExempt')}
+          </label>
           {isOwner && (
             <div class="field">
               <label for="user-perms">{t('admin:editor.perms')}</label>
@@ -148,6 +160,7 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
         canEdit={canEdit}
         onChanged={reload}
       />
+      <AdminIdentities identities={user.Identities ?? []} />
       <AdminTwoFactor
         userId={user.Id}
         name={name}
@@ -155,11 +168,17 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
         mayTurnOff={canEdit && props.level > user.PermLvl}
         onChanged={reload}
       />
-      <AdminPasskeys userId={user.Id} name={name} mayRemove={canEdit && props.level > user.PermLvl && props.level >= LEVELS.admin} />
+      <AdminPasskeys
+        userId={user.Id}
+        name={name}
+        count={user.Passkeys ?? 0}
+        mayRemove={canEdit && props.level > user.PermLvl && props.level >= LEVELS.admin}
+        onChanged={reload}
+      />
       <RoleGrants user={user} grants={grants} isOwner={isOwner} onChanged={reload} />
       <UserProfiles user={user} canEdit={canEdit} onChanged={reload} />
       <UserSkins user={user} level={props.level} onChanged={reload} />
-      {user.Id > 0 && (
+      {user.Id > 0 && hardwareShown && (
         <>
           <h3>{t('admin:editor.hardware')}</h3>
           <HardwareList level={props.level} user={user.Id} empty={t('admin:editor.noHardware')} />

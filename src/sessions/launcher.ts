@@ -1,7 +1,7 @@
 // Launcher sessions (contract section 10): a kind of session of their own, apart from the web's and the game's. A
 // session holds a pair of random tokens, stored only as their SHA-256: an access token that lives GRAVIT_TOKEN_TTL
 // and a refresh token that lives REFRESH_LIFETIME_MS. A refresh replaces both in the same row (the session id stays),
-// so the old pair stops working at once. Revoked with every other session kind (accounts/service.ts revokeAllSessions).
+// so the old pair stops working at once. Revoked with every other session kind (sessions/sessions.ts revokeAllSessions).
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
