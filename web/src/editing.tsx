@@ -149,6 +149,57 @@ export function Confirmation(props: {
 }
 
 /**
+ * A dangerous Confirmation that also asks an optional reason (kept or mailed to the one it is about), at most 500
+ * characters: a longer one is said on its field and the confirm button does nothing. `onConfirm` gets the reason
+ * trimmed, '' when none was given.
+ */
+export function ReasonConfirmation(props: {
+  children: ComponentChildren;
+  /** The reason field's id (its error's is this with `-error`). */
+  fieldId: string;
+  label: string;
+  confirmLabel: string;
+  reasonLabel: string;
+  tooLongMessage: string;
+  onConfirm: (reason: string) => void;
+  onCancel: () => void;
+}) {
+  const [reason, setReason] = useState('');
+  const id = props.fieldId;
+  const tooLong = reason.trim().length > 500;
+  return (
+    <Confirmation
+      danger
+      label={props.label}
+      confirmLabel={props.confirmLabel}
+      // Refused while the reason is too long, as its field says.
+      onConfirm={() => !tooLong && props.onConfirm(reason.trim())}
+      onCancel={props.onCancel}
+      fields={
+        <div class="field">
+          <label for={id}>{props.reasonLabel}</label>
+          <textarea
+            id={id}
+            rows={2}
+            value={reason}
+            aria-invalid={tooLong ? true : undefined}
+            aria-describedby={tooLong ? `${id}-error` : undefined}
+            onInput={(event) => setReason(event.currentTarget.value)}
+          />
+          {tooLong && (
+            <small id={`${id}-error`} class="field-error">
+              {props.tooLongMessage}
+            </small>
+          )}
+        </div>
+      }
+    >
+      {props.children}
+    </Confirmation>
+  );
+}
+
+/**
  * A secret shown this once (an app password, an app's client secret): a heading that takes the focus (again for each
  * new `id`), what to do with it, its values with copy buttons, and a button that hides it.
  */

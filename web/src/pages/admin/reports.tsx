@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api.ts';
 import { LEVELS } from '../../../../src/shared/levels.ts';
 import { Notice, useAction } from '../../components.tsx';
-import { Confirmation } from '../../editing.tsx';
+import { ReasonConfirmation } from '../../editing.tsx';
 import { dateTime, useT } from '../../i18n.ts';
 import { Link } from '../../router.tsx';
 import { usePagedList } from '../../table.tsx';
@@ -180,37 +180,18 @@ function ActionQuestion(props: {
   onCancel: () => void;
 }) {
   const t = useT();
-  const [reason, setReason] = useState('');
-  const id = `${props.id}-reason`;
-  const tooLong = reason.trim().length > 500;
   return (
-    <Confirmation
-      danger
+    <ReasonConfirmation
+      fieldId={`${props.id}-reason`}
       label={t(`admin:reports.actionNamed.${props.action}`, { name: props.name })}
       confirmLabel={t(`admin:reports.action.${props.action}`)}
-      onConfirm={() => !tooLong && props.onConfirm(reason.trim())}
+      reasonLabel={t('admin:reports.reasonLabel')}
+      tooLongMessage={t('admin:reports.reasonTooLong')}
+      onConfirm={props.onConfirm}
       onCancel={props.onCancel}
-      fields={
-        <div class="field">
-          <label for={id}>{t('admin:reports.reasonLabel')}</label>
-          <textarea
-            id={id}
-            rows={2}
-            value={reason}
-            aria-invalid={tooLong ? true : undefined}
-            aria-describedby={tooLong ? `${id}-error` : undefined}
-            onInput={(event) => setReason(event.currentTarget.value)}
-          />
-          {tooLong && (
-            <small id={`${id}-error`} class="field-error">
-              {t('admin:reports.reasonTooLong')}
-            </small>
-          )}
-        </div>
-      }
     >
       {t(`admin:reports.question.${props.action}`, { name: props.name, owner: props.owner })}
-    </Confirmation>
+    </ReasonConfirmation>
   );
 }
 
@@ -291,36 +272,17 @@ function ReviewQueue() {
 
 function ActionQuestionRefuse(props: { id: string; name: string; onConfirm: (reason: string) => void; onCancel: () => void }) {
   const t = useT();
-  const [reason, setReason] = useState('');
-  const id = `${props.id}-reason`;
-  const tooLong = reason.trim().length > 500;
   return (
-    <Confirmation
-      danger
+    <ReasonConfirmation
+      fieldId={`${props.id}-reason`}
       label={t('admin:review.refuseNamed', { name: props.name })}
       confirmLabel={t('admin:review.refuse')}
-      onConfirm={() => !tooLong && props.onConfirm(reason.trim())}
+      reasonLabel={t('admin:review.reasonLabel')}
+      tooLongMessage={t('admin:reports.reasonTooLong')}
+      onConfirm={props.onConfirm}
       onCancel={props.onCancel}
-      fields={
-        <div class="field">
-          <label for={id}>{t('admin:review.reasonLabel')}</label>
-          <textarea
-            id={id}
-            rows={2}
-            value={reason}
-            aria-invalid={tooLong ? true : undefined}
-            aria-describedby={tooLong ? `${id}-error` : undefined}
-            onInput={(event) => setReason(event.currentTarget.value)}
-          />
-          {tooLong && (
-            <small id={`${id}-error`} class="field-error">
-              {t('admin:reports.reasonTooLong')}
-            </small>
-          )}
-        </div>
-      }
     >
       {t('admin:review.refuseQuestion', { name: props.name })}
-    </Confirmation>
+    </ReasonConfirmation>
   );
 }

@@ -4,7 +4,7 @@ import { useState } from 'preact/hooks';
 import { api, textureUrls, type SkinRecord } from '../../api.ts';
 import { LEVELS } from '../../../../src/shared/levels.ts';
 import { Notice, useAction } from '../../components.tsx';
-import { Confirmation } from '../../editing.tsx';
+import { ReasonConfirmation } from '../../editing.tsx';
 import { Rich, useT } from '../../i18n.ts';
 import { usePagedList } from '../../table.tsx';
 import { plainMessage, UserLink } from './names.tsx';
@@ -159,39 +159,19 @@ function RenameForm(props: { skin: SkinRecord; onRename: (name: string) => void;
 /** The moderation delete asked in the page, with an optional reason the owner reads in their mail. */
 function ModerationDelete(props: { skin: SkinRecord; onDelete: (reason: string) => void; onCancel: () => void }) {
   const t = useT();
-  const [reason, setReason] = useState('');
-  const id = `reason-${props.skin.uuid}`;
-  const tooLong = reason.trim().length > 500;
   return (
-    <Confirmation
-      danger
+    <ReasonConfirmation
+      fieldId={`reason-${props.skin.uuid}`}
       label={t('admin:skins.deleteLabel', { name: props.skin.name })}
       confirmLabel={t('admin:skins.deleteSkin')}
-      // Refused while the reason is too long, as its field says.
-      onConfirm={() => !tooLong && props.onDelete(reason.trim())}
+      reasonLabel={t('admin:skins.reason')}
+      tooLongMessage={t('admin:skins.reasonTooLong')}
+      onConfirm={props.onDelete}
       onCancel={props.onCancel}
-      fields={
-        <div class="field">
-          <label for={id}>{t('admin:skins.reason')}</label>
-          <textarea
-            id={id}
-            rows={2}
-            value={reason}
-            aria-invalid={tooLong ? true : undefined}
-            aria-describedby={tooLong ? `${id}-error` : undefined}
-            onInput={(event) => setReason(event.currentTarget.value)}
-          />
-          {tooLong && (
-            <small id={`${id}-error`} class="field-error">
-              {t('admin:skins.reasonTooLong')}
-            </small>
-          )}
-        </div>
-      }
     >
       {props.skin.owner_name
         ? t('admin:skins.deleteQuestionOwner', { name: props.skin.name, owner: props.skin.owner_name })
         : t('admin:skins.deleteQuestion', { name: props.skin.name })}
-    </Confirmation>
+    </ReasonConfirmation>
   );
 }
