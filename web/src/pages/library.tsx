@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import type { ComponentChildren } from 'preact';
 import { api, ApiError, session, textureUrls, type CapeRecord, type SkinRecord, type UserDetail } from '../api.ts';
 import { messageOf, Notice, Page } from '../components.tsx';
+import { Dialog } from '../dialog.tsx';
 import { t } from '../i18n.ts';
 import { Link, useLocation } from '../router.tsx';
 import { SkinPreview } from '../viewer.tsx';
@@ -239,7 +240,9 @@ export function LibraryPage() {
       </section>
       {previewing && (
         <Dialog
+          class="library-dialog"
           labelledBy="library-preview-title"
+          closeLabel={t('library.close')}
           onClose={() => {
             previewing.opener?.focus();
             setPreviewing(null);
@@ -422,32 +425,6 @@ function CardButton(props: {
   );
 }
 
-/** A modal dialog: Escape or the close button leave it; the caller puts the focus back where it was. */
-export function Dialog(props: { labelledBy: string; onClose: () => void; children: ComponentChildren }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const element = dialog.current!;
-    if (!element.open) element.showModal();
-    return () => element.open && element.close();
-  }, []);
-  return (
-    <dialog
-      ref={dialog}
-      class="library-dialog"
-      aria-labelledby={props.labelledBy}
-      onCancel={(event) => {
-        event.preventDefault();
-        props.onClose();
-      }}
-    >
-      <button type="button" class="secondary small close" onClick={props.onClose}>
-        {t('library.close')}
-      </button>
-      {props.children}
-    </dialog>
-  );
-}
-
 const REASONS = ['inappropriate', 'copyright', 'other'] as const;
 
 /** Reporting an entry to the moderators: a reason and, if the player wants, a few words. */
@@ -472,7 +449,7 @@ function ReportDialog(props: { entry: LibraryEntry; onClose: () => void }) {
   };
   const done = outcome?.kind === 'ok';
   return (
-    <Dialog labelledBy="library-report-title" onClose={props.onClose}>
+    <Dialog class="library-dialog" labelledBy="library-report-title" closeLabel={t('library.close')} onClose={props.onClose}>
       <h2 id="library-report-title">{t('library.reportTitle', { name: props.entry.name })}</h2>
       <form
         class="form"

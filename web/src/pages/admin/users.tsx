@@ -1,8 +1,9 @@
 // Users: search and page through every account with their effective level (a temporary role marked); a chosen one
 // opens in a dialog over the list, where the admin is looking, and closing it returns to the list.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { UserRecord } from '../../api.ts';
 import { Notice } from '../../components.tsx';
+import { Dialog } from '../../dialog.tsx';
 import { dateTime, t, useT } from '../../i18n.ts';
 import { navigate } from '../../router.tsx';
 import { Table, usePagedList } from '../../table.tsx';
@@ -39,9 +40,14 @@ export function UsersSection(props: { level: number; editing: string | null }) {
     <section aria-labelledby="users-heading">
       <h2 id="users-heading">{t('admin:users.heading')}</h2>
       {props.editing && (
-        <EditorDialog onClose={() => navigate('/admin?tab=users')}>
+        <Dialog
+          class="user-dialog"
+          labelledBy="user-editor-heading"
+          closeLabel={t('admin:users.close')}
+          onClose={() => navigate('/admin?tab=users')}
+        >
           <UserEditor key={props.editing} identifier={props.editing} level={props.level} onSaved={list.reload} />
-        </EditorDialog>
+        </Dialog>
       )}
       <div class="field">
         <label for="user-search">{t('admin:users.search')}</label>
@@ -71,39 +77,5 @@ export function UsersSection(props: { level: number; editing: string | null }) {
       )}
       {list.pager}
     </section>
-  );
-}
-
-/** A modal dialog over the list: Escape or the close button leave it, and the focus returns to the page. */
-function EditorDialog(props: { onClose: () => void; children: preact.ComponentChildren }) {
-  const t = useT();
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const element = dialog.current!;
-    if (!element.open) element.showModal();
-    return () => element.open && element.close();
-  }, []);
-  return (
-    <dialog
-      ref={dialog}
-      class="user-dialog"
-      aria-labelledby="user-editor-heading"
-      onCancel={(event) => {
-        event.preventDefault();
-        props.onClose();
-      }}
-      // Escape inside a question in the dialog (a confirmation, the rename field) cancels only that question, which
-      // handles the key itself; elsewhere it closes the dialog.
-      onKeyDown={(event) => {
-        if (event.key !== 'Escape') return;
-        event.preventDefault();
-        if (!(event.target as Element).closest('[role=alertdialog], form.rename')) props.onClose();
-      }}
-    >
-      <button type="button" class="secondary small close" onClick={props.onClose}>
-        {t('admin:users.close')}
-      </button>
-      {props.children}
-    </dialog>
   );
 }
