@@ -136,28 +136,17 @@ export function useConfirmationElsewhere(kept: Continuation | null) {
 
 /** "Send the mail again" for the browser that registered: one button, no password. */
 export function SendAgainFromTab(props: { kept: Continuation; onKept: (kept: Continuation) => void }) {
-  const action = useAction();
   return (
     <section class="card" aria-labelledby="send-again">
       <h2 id="send-again">{t('confirm.noMail')}</h2>
       <p class="muted">{t('confirm.sendAgainTab', { mail: props.kept.mail })}</p>
-      <button
-        type="button"
-        disabled={action.busy}
-        onClick={() =>
-          void action.run(async () => {
-            const reply = await api.post<{ continuation: string; mail: string }>('/api/auth/confirm/resend', {
-              continuation: props.kept.continuation,
-            });
-            const kept = keepContinuation(reply.data, reply.data.mail);
-            if (kept) props.onKept(kept);
-            return t('confirm.sentAgain', { mail: reply.data.mail });
-          })
-        }
-      >
-        {t('confirm.sendAgain')}
-      </button>
-      {action.outcome}
+      <SendAgainButton
+        body={{ continuation: props.kept.continuation }}
+        sent={(kept, mail) => {
+          if (kept) props.onKept(kept);
+          return t('confirm.sentAgain', { mail });
+        }}
+      />
     </section>
   );
 }
@@ -167,29 +156,43 @@ export function SendAgainFromTab(props: { kept: Continuation; onKept: (kept: Con
  * tried, then goes to the confirm page, where this browser's confirmation logs in.
  */
 export function SendAgainAfterLogin(props: { username: string; password: string }) {
-  const action = useAction();
   return (
     <section class="card" aria-labelledby="unconfirmed">
       <p id="unconfirmed">{t('login.unconfirmed')}</p>
+      <SendAgainButton
+        body={{ username: props.username, password: props.password }}
+        sent={(_kept, mail) => {
+          leaveNote(t('confirm.sentAgain', { mail }));
+          navigate('/register/confirm');
+        }}
+      />
+    </section>
+  );
+}
+
+/**
+ * The "send the mail again" button (with its outcome under it): asks the service to send the confirmation mail again
+ * for `body` (this browser's continuation, or a login), keeps the new continuation in this browser, and hands it and
+ * the address to `sent`, whose note (if any) is shown.
+ */
+function SendAgainButton(props: { body: Record<string, string>; sent: (kept: Continuation | null, mail: string) => string | void }) {
+  const action = useAction();
+  return (
+    <>
       <button
         type="button"
         disabled={action.busy}
         onClick={() =>
           void action.run(async () => {
-            const reply = await api.post<{ continuation: string; mail: string }>('/api/auth/confirm/resend', {
-              username: props.username,
-              password: props.password,
-            });
-            keepContinuation(reply.data, reply.data.mail);
-            leaveNote(t('confirm.sentAgain', { mail: reply.data.mail }));
-            navigate('/register/confirm');
+            const reply = await api.post<{ continuation: string; mail: string }>('/api/auth/confirm/resend', props.body);
+            return props.sent(keepContinuation(reply.data, reply.data.mail), reply.data.mail);
           })
         }
       >
         {t('confirm.sendAgain')}
       </button>
       {action.outcome}
-    </section>
+    </>
   );
 }
 
