@@ -1,26 +1,19 @@
 // Issue 2's figures: logins per second against the raw argon2id verify rate, and GET /api/home against a bare route.
 import { cpus } from 'node:os';
-import { verify } from '@node-rs/argon2';
-import { hashPassword } from '../src/accounts/passwords.ts';
 import {
   BENCH_OWNER,
   compareLoad,
   comparisonFigures,
   load,
   ownerToken,
-  rate,
+  rawVerifyRate,
   startServerProcess,
   LOGIN_CONNECTIONS,
   type Figure,
 } from './lib.ts';
 
-// Enough logins in flight to keep every argon2 thread busy (libuv's pool has 4 threads by default).
-const HASH_CONCURRENCY = 4;
-// More clients than threads, so that the pool always has the next login queued while one is being answered.
-
 export async function runAccountBench(seconds = 5): Promise<Figure[]> {
-  const stored = await hashPassword(BENCH_OWNER.OWNER_PASSWORD);
-  const rawVerifies = await rate(() => verify(stored, BENCH_OWNER.OWNER_PASSWORD), HASH_CONCURRENCY, seconds);
+  const rawVerifies = await rawVerifyRate(seconds);
 
   const server = await startServerProcess('src/main.ts', BENCH_OWNER);
   const bare = await startServerProcess('bench/bare-server.ts');

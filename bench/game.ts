@@ -1,28 +1,24 @@
 // Issue 12's figures: the game login's authenticate against the raw argon2id verify rate; hasJoined and signed
 // profile lookups against the unsigned lookup (signing is reused while the textures stay the same); the unsigned
 // profile lookup against the launcher document.
-import { verify } from '@node-rs/argon2';
-import { hashPassword } from '../src/accounts/passwords.ts';
 import {
   BENCH_OWNER,
   compareLoad,
   comparisonFigures,
   load,
   ownerToken,
-  rate,
+  rawVerifyRate,
   startServerProcess,
   uploadFixtureSkin,
   type Figure,
   LOGIN_CONNECTIONS,
 } from './lib.ts';
 
-const HASH_CONCURRENCY = 4;
 /** A join is good for 30 s; the benchmark joins again well within that, so hasJoined keeps answering 200. */
 const REJOIN_MS = 10_000;
 
 export async function runGameBench(seconds = 3): Promise<Figure[]> {
-  const stored = await hashPassword(BENCH_OWNER.OWNER_PASSWORD);
-  const rawVerifies = await rate(() => verify(stored, BENCH_OWNER.OWNER_PASSWORD), HASH_CONCURRENCY, 5);
+  const rawVerifies = await rawVerifyRate(5);
 
   const server = await startServerProcess('src/main.ts', BENCH_OWNER);
   const api = `${server.url}/api/yggdrasil`;

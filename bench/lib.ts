@@ -3,7 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { verify } from '@node-rs/argon2';
 import autocannon from 'autocannon';
+import { hashPassword } from '../src/accounts/passwords.ts';
 import { RULES } from '../src/ratelimit/limiter.ts';
 
 /**
@@ -150,7 +152,7 @@ export async function load(options: {
 }
 
 /** Runs `operation` with `concurrency` calls in flight for `seconds`, and returns completed operations per second. */
-export async function rate(operation: () => Promise<unknown>, concurrency: number, seconds: number): Promise<number> {
+async function rate(operation: () => Promise<unknown>, concurrency: number, seconds: number): Promise<number> {
   const deadline = performance.now() + seconds * 1000;
   let completed = 0;
   const started = performance.now();
@@ -163,6 +165,18 @@ export async function rate(operation: () => Promise<unknown>, concurrency: numbe
     }),
   );
   return completed / ((performance.now() - started) / 1000);
+}
+
+// Enough verifies in flight to keep every argon2 thread busy (libuv's pool has 4 threads by default).
+const HASH_CONCURRENCY = 4;
+
+/**
+ * The reference of the login rows: argon2id verifies of the bench owner's password per second, in this process with
+ * nothing around them, for `seconds`.
+ */
+export async function rawVerifyRate(seconds: number): Promise<number> {
+  const stored = await hashPassword(BENCH_OWNER.OWNER_PASSWORD);
+  return rate(() => verify(stored, BENCH_OWNER.OWNER_PASSWORD), HASH_CONCURRENCY, seconds);
 }
 
 export interface Comparison {
