@@ -111,7 +111,7 @@ function ConsentView(props: {
         }}
       >
         {choose && (
-          <fieldset class="choices">
+          <fieldset class="radio-list choices">
             <legend>{t('connect.profileLegend')}</legend>
             {request.profiles.map((listed) => (
               <label key={listed.id}>

@@ -117,7 +117,7 @@ function ModeCard(props: { level: number }) {
                 save(choice);
               }}
             >
-              <fieldset class="modes">
+              <fieldset class="radio-list modes">
                 <legend>{t('admin:registration.legend')}</legend>
                 {MODES.map((mode) => (
                   <label key={mode}>
