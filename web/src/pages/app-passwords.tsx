@@ -5,10 +5,10 @@
 import { useState } from 'preact/hooks';
 import type { AppPasswordRecord, NewAppPassword } from '../../../src/http/shapes/app-password.ts';
 import { api } from '../api.ts';
-import { Field, Form } from '../components.tsx';
+import { Form } from '../components.tsx';
 import { ShownOnce } from '../editing.tsx';
 import { t } from '../i18n.ts';
-import { NamedCredentialsSection, type NamedCredentialKind } from './named-credentials.tsx';
+import { NamedCredentialsSection, NewCredentialFields, proofOf, type NamedCredentialKind } from './named-credentials.tsx';
 
 const APP_PASSWORDS: NamedCredentialKind<AppPasswordRecord> = {
   path: 'app-passwords',
@@ -40,16 +40,13 @@ export function AppPasswordsSection(props: { twoFactor: boolean }) {
       form={(reload) => (
         <Form
           submitLabel={t('appPasswords.make')}
-          submit={async ({ name, password, totp }: Record<string, string>) => {
-            const proof = totp === undefined ? { password } : { password, totp: totp.trim() };
-            setMade((await api.post<NewAppPassword>('/api/home/app-passwords', { name, ...proof })).data);
+          submit={async (values: Record<string, string>) => {
+            setMade((await api.post<NewAppPassword>('/api/home/app-passwords', { name: values.name, ...proofOf(values) })).data);
             await reload();
           }}
           resetOnSuccess
         >
-          <Field label={t('appPasswords.name')} name="name" required hint={t('appPasswords.nameHint')} />
-          <Field label={t('twoFactor.yourPassword')} name="password" type="password" required autocomplete="current-password" />
-          {props.twoFactor && <Field label={t('twoFactor.eitherCode')} name="totp" required autocomplete="one-time-code" />}
+          <NewCredentialFields nameLabel={t('appPasswords.name')} nameHint={t('appPasswords.nameHint')} twoFactor={props.twoFactor} />
         </Form>
       )}
     />

@@ -7,7 +7,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { NamedCredential } from '../../../src/http/shapes/named-credential.ts';
 import { api } from '../api.ts';
-import { Notice, messageOf, uniqueId, useAction } from '../components.tsx';
+import { Field, Notice, messageOf, uniqueId, useAction } from '../components.tsx';
 import { Confirmation, InlineRename } from '../editing.tsx';
 import { dateTime, t } from '../i18n.ts';
 
@@ -171,3 +171,21 @@ function NamedCredentialItem<Record extends NamedCredential>(props: {
     </li>
   );
 }
+
+/**
+ * The fields of the form that adds a named credential: its name, the account's password, and the two-factor code when
+ * `twoFactor` (the account has it on): a new way in is proven as a login is.
+ */
+export function NewCredentialFields(props: { nameLabel: string; nameHint: string; twoFactor: boolean }) {
+  return (
+    <>
+      <Field label={props.nameLabel} name="name" required hint={props.nameHint} />
+      <Field label={t('twoFactor.yourPassword')} name="password" type="password" required autocomplete="current-password" />
+      {props.twoFactor && <Field label={t('twoFactor.eitherCode')} name="totp" required autocomplete="one-time-code" />}
+    </>
+  );
+}
+
+/** The proof NewCredentialFields asked for, as the API takes it: the password, and the code when there was one. */
+export const proofOf = ({ password, totp }: Record<string, string>) =>
+  totp === undefined ? { password } : { password, totp: totp.trim() };

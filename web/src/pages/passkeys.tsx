@@ -6,10 +6,10 @@ import { startRegistration } from '@simplewebauthn/browser';
 import { useState } from 'preact/hooks';
 import type { PasskeyRecord } from '../../../src/http/shapes/passkey.ts';
 import { api } from '../api.ts';
-import { Field, Form, useAction, useGameApiRoot } from '../components.tsx';
+import { Form, useAction, useGameApiRoot } from '../components.tsx';
 import { Confirmation } from '../editing.tsx';
 import { t } from '../i18n.ts';
-import { NamedCredentialsSection, type NamedCredentialKind } from './named-credentials.tsx';
+import { NamedCredentialsSection, NewCredentialFields, proofOf, type NamedCredentialKind } from './named-credentials.tsx';
 import { PasskeysElsewhere, passkeysWorkHere } from './passkey-login.tsx';
 
 const PASSKEYS: NamedCredentialKind<PasskeyRecord> = {
@@ -26,9 +26,9 @@ const PASSKEYS: NamedCredentialKind<PasskeyRecord> = {
 /** `twoFactor`: the account has two-factor login on, so adding a passkey asks for the code as well as the password. */
 export function PasskeysSection(props: { twoFactor: boolean }) {
   const apiRoot = useGameApiRoot();
-  const add = async ({ name, password, totp }: Record<string, string>) => {
-    const proof = totp === undefined ? { password } : { password, totp: totp.trim() };
-    const options = (await api.post<Parameters<typeof startRegistration>[0]['optionsJSON']>('/api/home/passkeys/options', proof)).data;
+  const add = async (values: Record<string, string>) => {
+    const options = (await api.post<Parameters<typeof startRegistration>[0]['optionsJSON']>('/api/home/passkeys/options', proofOf(values)))
+      .data;
     let response;
     try {
       response = await startRegistration({ optionsJSON: options });
@@ -36,7 +36,7 @@ export function PasskeysSection(props: { twoFactor: boolean }) {
       // Cancelled in the browser's dialog, or no authenticator there: nothing was made.
       throw new Error(t('passkeys.notMade'));
     }
-    await api.post('/api/home/passkeys', { response, name });
+    await api.post('/api/home/passkeys', { response, name: values.name });
   };
   return (
     <NamedCredentialsSection
@@ -53,9 +53,7 @@ export function PasskeysSection(props: { twoFactor: boolean }) {
             }}
             resetOnSuccess
           >
-            <Field label={t('passkeys.name')} name="name" required hint={t('passkeys.nameHint')} />
-            <Field label={t('twoFactor.yourPassword')} name="password" type="password" required autocomplete="current-password" />
-            {props.twoFactor && <Field label={t('twoFactor.eitherCode')} name="totp" required autocomplete="one-time-code" />}
+            <NewCredentialFields nameLabel={t('passkeys.name')} nameHint={t('passkeys.nameHint')} twoFactor={props.twoFactor} />
           </Form>
         )
       }
