@@ -148,22 +148,28 @@ export function Confirmation(props: {
   );
 }
 
+/** How a question with a reason is answered: confirmed with the reason (trimmed, '' when none), or cancelled. */
+export interface ReasonAnswer {
+  onConfirm: (reason: string) => void;
+  onCancel: () => void;
+}
+
 /**
  * A dangerous Confirmation that also asks an optional reason (kept or mailed to the one it is about), at most 500
  * characters: a longer one is said on its field and the confirm button does nothing. `onConfirm` gets the reason
  * trimmed, '' when none was given.
  */
-export function ReasonConfirmation(props: {
-  children: ComponentChildren;
-  /** The reason field's id (its error's is this with `-error`). */
-  fieldId: string;
-  label: string;
-  confirmLabel: string;
-  reasonLabel: string;
-  tooLongMessage: string;
-  onConfirm: (reason: string) => void;
-  onCancel: () => void;
-}) {
+export function ReasonConfirmation(
+  props: ReasonAnswer & {
+    children: ComponentChildren;
+    /** The reason field's id (its error's is this with `-error`). */
+    fieldId: string;
+    label: string;
+    confirmLabel: string;
+    reasonLabel: string;
+    tooLongMessage: string;
+  },
+) {
   const [reason, setReason] = useState('');
   const id = props.fieldId;
   const tooLong = reason.trim().length > 500;

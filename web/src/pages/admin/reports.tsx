@@ -6,7 +6,7 @@ import { useState } from 'preact/hooks';
 import { api } from '../../api.ts';
 import { LEVELS } from '../../../../src/shared/levels.ts';
 import { Notice, useAction } from '../../components.tsx';
-import { ReasonConfirmation } from '../../editing.tsx';
+import { ReasonConfirmation, type ReasonAnswer } from '../../editing.tsx';
 import { dateTime, useT } from '../../i18n.ts';
 import { Link } from '../../router.tsx';
 import { usePagedList } from '../../table.tsx';
@@ -171,14 +171,7 @@ function ReportItem(props: { report: ReportRecord; level: number; action: Return
 }
 
 /** The question before an action that changes the entry, with an optional reason (kept with the report, mailed). */
-function ActionQuestion(props: {
-  id: string;
-  action: Action;
-  name: string;
-  owner: string;
-  onConfirm: (reason: string) => void;
-  onCancel: () => void;
-}) {
+function ActionQuestion(props: ReasonAnswer & { id: string; action: Action; name: string; owner: string }) {
   const t = useT();
   return (
     <ReasonConfirmation
@@ -270,7 +263,7 @@ function ReviewQueue() {
   );
 }
 
-function ActionQuestionRefuse(props: { id: string; name: string; onConfirm: (reason: string) => void; onCancel: () => void }) {
+function ActionQuestionRefuse(props: ReasonAnswer & { id: string; name: string }) {
   const t = useT();
   return (
     <ReasonConfirmation
