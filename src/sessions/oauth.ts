@@ -4,7 +4,7 @@
 // model and id, keyed by a hash of the bearer value. oauth/grants.ts and oauth/adapter.ts call these: what a grant
 // means, its audit trail and the payloads' shape stay there.
 import type { Kysely } from 'kysely';
-import type { Database, Executor } from '../database/schema.ts';
+import type { Database, Executor, OAuthModelsTable } from '../database/schema.ts';
 
 export interface NewGrantRow {
   grantKey: string;
@@ -134,15 +134,7 @@ export async function grantProfile(db: Kysely<Database>, grantKey: string, userI
 }
 
 /** One of oidc-provider's models as stored: `id` is the hash of its model and bearer value. */
-export interface StoredModel {
-  id: string;
-  model: string;
-  grant_id: string | null;
-  user_code: string | null;
-  uid: string | null;
-  payload: string;
-  expires_at: number | null;
-}
+export type StoredModel = Omit<OAuthModelsTable, 'polled_at'>;
 
 /** Stores the model, or replaces it (its last poll stays). */
 export async function saveModel(db: Kysely<Database>, { id, ...row }: StoredModel): Promise<void> {
