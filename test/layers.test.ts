@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import ts from 'typescript';
+import { SESSION_TABLES } from '../src/sessions/kinds.ts';
 
 const src = join(import.meta.dirname, '..', 'src');
 
@@ -75,14 +76,11 @@ const layerOf = (path: string) => relative(src, path).split('/')[0]!;
 /** The production files of src/ (relative paths), each with the files of src/ it imports. */
 function importGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  const files = readdirSync(src, { recursive: true })
-    .map(String)
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'));
-  for (const file of files) {
+  for (const [file, text] of productionFiles()) {
     const path = join(src, file);
     const imported: string[] = [];
     // TypeScript's own scanner: import and export declarations, `import type`, import(); not comments or strings.
-    for (const { fileName: specifier } of ts.preProcessFile(readFileSync(path, 'utf8'), true, true).importedFiles) {
+    for (const { fileName: specifier } of ts.preProcessFile(text, true, true).importedFiles) {
       if (!specifier.startsWith('.')) continue; // a package or node: module
       const target = resolve(dirname(path), specifier);
       if (target.startsWith(src + '/')) imported.push(relative(src, target));
@@ -90,6 +88,67 @@ function importGraph(): Map<string, string[]> {
     graph.set(file, imported);
   }
   return graph;
+}
+
+/** Kysely's methods whose first argument names a table. */
+const TABLE_METHODS = new Set([
+  'selectFrom',
+  'updateTable',
+  'deleteFrom',
+  'insertInto',
+  'replaceInto',
+  'mergeInto',
+  'innerJoin',
+  'leftJoin',
+  'rightJoin',
+  'fullJoin',
+  'innerJoinLateral',
+  'leftJoinLateral',
+  'using',
+]);
+
+/**
+ * Where a production file outside src/sessions/ names one of `tables` in a query, as `src/file:line 'text'`: the
+ * table given to one of Kysely's TABLE_METHODS, a column qualified by it ('sessions.user_id'), or raw SQL (`sql`)
+ * reading or writing it. The migrations are left out: they make the tables.
+ */
+function tablesNamedOutsideSessions(tables: readonly string[], files = productionFiles()): string[] {
+  const names = tables.join('|');
+  const qualified = new RegExp(`^(${names})\\.`);
+  const inSql = new RegExp(`\\b(from|join|update|into|table)\\s+"?(${names})\\b`, 'i');
+  const found: string[] = [];
+  for (const [file, text] of files) {
+    if (file.startsWith('sessions/') || file.startsWith('database/migrations/')) continue;
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node) => {
+      if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateLiteralToken(node)) {
+        const call = node.parent;
+        const tableArgument =
+          ts.isCallExpression(call) &&
+          call.arguments[0] === node &&
+          ts.isPropertyAccessExpression(call.expression) &&
+          TABLE_METHODS.has(call.expression.name.text) &&
+          tables.includes(node.text.split(/\s+as\s+/)[0]!);
+        if (tableArgument || qualified.test(node.text) || (!ts.isStringLiteral(node) && inSql.test(node.text))) {
+          const { line } = source.getLineAndCharacterOfPosition(node.getStart());
+          found.push(`src/${file}:${line + 1} '${node.text}'`);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+  }
+  return found;
+}
+
+/** The production files of src/ (relative paths) with their text. */
+function productionFiles(): Map<string, string> {
+  return new Map(
+    readdirSync(src, { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+      .map((file) => [file, readFileSync(join(src, file), 'utf8')]),
+  );
 }
 
 /** Every import between layers that goes upwards, as `file imports specifier (layer, above its own layer)`. */
@@ -171,5 +230,26 @@ describe('the layers of src/', () => {
     planted.set('import/run.ts', [...planted.get('import/run.ts')!, 'import/writer.ts']);
     planted.set('import/writer.ts', [...planted.get('import/writer.ts')!, 'import/run.ts']);
     assert.deepEqual(importCycles(planted), ['src/import/run.ts -> src/import/writer.ts -> src/import/run.ts']);
+  });
+});
+
+describe("the sessions' home", () => {
+  const tables = SESSION_TABLES.map(({ table }) => table);
+
+  it('holds: no file outside src/sessions/ names a table of sessions or tokens in a query', () => {
+    assert.deepEqual(tablesNamedOutsideSessions(tables), []);
+  });
+
+  it('would name a planted query', () => {
+    const planted = new Map([
+      ['accounts/planted.ts', "db.selectFrom('game_tokens as t').select('t.id');\ndb.updateTable('users').where('sessions.id', '=', 1);"],
+      ['oauth/planted.ts', "sql`delete from oauth_models where id = ${id}`;\nconst copy = { name: 'oauth_grants' };"],
+      ['sessions/planted.ts', "db.deleteFrom('launcher_sessions');"],
+    ]);
+    assert.deepEqual(tablesNamedOutsideSessions(tables, planted), [
+      "src/accounts/planted.ts:1 'game_tokens as t'",
+      "src/accounts/planted.ts:2 'sessions.id'",
+      "src/oauth/planted.ts:1 'delete from oauth_models where id = '",
+    ]);
   });
 });

@@ -11,6 +11,7 @@ import type { Database, UserRow } from '../database/schema.ts';
 import { fixedError, forbidden, unauthorized } from '../http/envelope.ts';
 import { bearerToken } from '../http/secrets.ts';
 import type { SessionKind } from '../sessions/kinds.ts';
+import { webSessionQuery } from '../sessions/lookup.ts';
 import { holdingsColumn, holdingsFromColumn, type Holding } from './profile.ts';
 import { effectiveLevel, LEVELS, STANDING_MESSAGES, standingProblem, accountPerms } from './standing.ts';
 import type { Tokens } from './tokens.ts';
@@ -108,21 +109,15 @@ export const callerFrom = (
 
 /** The session named by a token, with its user and role grant: one query on every authenticated request. */
 function sessionQuery(db: Kysely<Database>, { sessionId, userId }: { sessionId: number; userId: number }) {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
+  return webSessionQuery(db, sessionId, userId)
     .leftJoin('role_grants', 'role_grants.user_id', 'users.id')
     .select(CALLER_COLUMNS)
     .select([
-      'sessions.revoked_at as session_revoked_at',
-      'sessions.expires_at as session_expires_at',
       'role_grants.id as grant_id',
       'role_grants.role_level as grant_level',
       'role_grants.expires_at as grant_expires_at',
       'role_grants.expiry_recorded as grant_expiry_recorded',
-    ])
-    .where('sessions.id', '=', sessionId)
-    .where('sessions.user_id', '=', userId);
+    ]);
 }
 
 const PLACEHOLDERS = { sessionId: -101, userId: -102 };

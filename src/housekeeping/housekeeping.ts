@@ -9,7 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
 import { BackgroundLoop } from '../background-loop.ts';
-import { SESSION_KIND_ENTRIES } from '../sessions/kinds.ts';
+import { SESSION_TABLES } from '../sessions/kinds.ts';
 
 const HOUSEKEEPING_INTERVAL_MS = 3600_000;
 
@@ -18,16 +18,15 @@ const BATCH = 1000;
 
 export const SENT_MAIL_KEPT_MS = 24 * 3600_000;
 
-/** The tables, the column that says when a row ends, and how long an ended row is kept: every kind of session, and
- * more. */
+/** The tables, the column that says when a row ends, and how long an ended row is kept: every table of sessions and
+ * tokens, and more. oidc-provider's codes and tokens go at their end: a device code or an authorization request nobody
+ * finished ends 10 minutes after it was made (contract 15b), so what strangers leave behind goes at the next pass. Until
+ * then a late poll is told expired_token; after it, invalid_grant (an unknown code), as a launcher that polls past
+ * expires_in deserves. */
 const ENDED = [
-  ...SESSION_KIND_ENTRIES.map(([, { table, ends }]) => ({ table, ends, keptMs: 0 })),
+  ...SESSION_TABLES.map(({ table, ends }) => ({ table, ends, keptMs: 0 })),
   { table: 'player_certificates', ends: 'expires_at', keptMs: 0 },
   { table: 'mail_outbox', ends: 'sent_at', keptMs: SENT_MAIL_KEPT_MS },
-  // At their end: a device code or an authorization request nobody finished ends 10 minutes after it was made (contract
-  // 15b), so what strangers leave behind goes at the next pass. Until then a late poll is told expired_token; after it,
-  // invalid_grant (an unknown code), as a launcher that polls past expires_in deserves.
-  { table: 'oauth_models', ends: 'expires_at', keptMs: 0 },
   { table: 'passkey_challenges', ends: 'expires_at', keptMs: 0 },
 ] as const;
 

@@ -1,14 +1,15 @@
-// oidc-provider's storage (its Adapter interface) in the service's database: every model in one table, so that
-// codes, tokens and grants survive restarts and every instance sees them. A token's or code's id is the bearer value
-// itself, so rows are keyed by its hash and the payload is kept without it (a device code, found by its user code,
-// keeps its id sealed under TOTP_KEY). Clients come from oauth_clients; a grant
-// the player revoked (oauth_grants) is not found, which ends its refresh tokens and userinfo access.
+// oidc-provider's storage (its Adapter interface) in the service's database (sessions/oauth.ts): every model in one
+// table, so that codes, tokens and grants survive restarts and every instance sees them. A token's or code's id is the
+// bearer value itself, so rows are keyed by its hash and the payload is kept without it (a device code, found by its
+// user code, keeps its id sealed under TOTP_KEY). Clients come from oauth_clients; a grant the player revoked
+// (oauth_grants) is not found, which ends its refresh tokens and userinfo access.
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.ts';
 import type { SealedBox } from '../crypto/sealed-box.ts';
 import type { Database } from '../database/schema.ts';
 import type { AdapterPayload } from 'oidc-provider';
+import { deleteGrantModels, deleteModel, grantByKey, modelByUid, modelByUserCode, modelPayload, saveModel } from '../sessions/oauth.ts';
 
 export const modelKey = (model: string, id: string) => createHash('sha256').update(`${model}:${id}`).digest('hex');
 export const userCodeKey = (userCode: string) => createHash('sha256').update(`user_code:${userCode}`).digest('hex');
@@ -31,37 +32,29 @@ export function databaseAdapter(db: Kysely<Database>, clock: Clock, box: SealedB
       const { jti: _value, ...kept } = payload;
       const key = modelKey(this.model, id);
       if (this.model === 'DeviceCode') kept.sealedId = box.seal(Buffer.from(id), key);
-      const row = {
+      await saveModel(db, {
+        id: key,
         model: this.model,
         grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
         user_code: typeof payload.userCode === 'string' ? userCodeKey(payload.userCode) : null,
         uid: typeof payload.uid === 'string' ? payload.uid : null,
         payload: JSON.stringify(kept),
         expires_at: expiresIn ? clock.now() + expiresIn * 1000 : null,
-      };
-      await db
-        .insertInto('oauth_models')
-        .values({ id: key, ...row, polled_at: null })
-        .onConflict((conflict) => conflict.column('id').doUpdateSet(row))
-        .execute();
+      });
       await events.saved(this.model, id, payload);
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       if (this.model === 'Client') return events.client(id);
       if (this.model === 'Grant') {
-        const grant = await db.selectFrom('oauth_grants').select('revoked_at').where('grant_key', '=', id).executeTakeFirst();
+        const grant = await grantByKey(db, id);
         if (!grant || grant.revoked_at !== null) return undefined;
       }
-      return this.first(db.selectFrom('oauth_models').select('payload').where('id', '=', modelKey(this.model, id)), id);
+      return this.first(await modelPayload(db, modelKey(this.model, id)), id);
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      const row = await db
-        .selectFrom('oauth_models')
-        .select(['id', 'payload'])
-        .where('user_code', '=', userCodeKey(userCode))
-        .executeTakeFirst();
+      const row = await modelByUserCode(db, userCodeKey(userCode));
       if (!row) return undefined;
       const { sealedId, ...payload } = JSON.parse(row.payload) as AdapterPayload;
       const id = typeof sealedId === 'string' ? box.open(sealedId, row.id) : null;
@@ -69,7 +62,7 @@ export function databaseAdapter(db: Kysely<Database>, clock: Clock, box: SealedB
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      return this.first(db.selectFrom('oauth_models').select('payload').where('model', '=', this.model).where('uid', '=', uid));
+      return this.first(await modelByUid(db, this.model, uid));
     }
 
     async consume(id: string): Promise<void> {
@@ -80,25 +73,21 @@ export function databaseAdapter(db: Kysely<Database>, clock: Clock, box: SealedB
 
     async destroy(id: string): Promise<void> {
       if (this.model === 'Grant') await events.grantRevoked(id);
-      await db.deleteFrom('oauth_models').where('id', '=', modelKey(this.model, id)).execute();
+      await deleteModel(db, modelKey(this.model, id));
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
       await events.grantRevoked(grantId);
-      await db.deleteFrom('oauth_models').where('grant_id', '=', grantId).where('model', '=', this.model).execute();
+      await deleteGrantModels(db, grantId, this.model);
     }
 
     private secondsLeft(payload: AdapterPayload): number | undefined {
       return typeof payload.exp === 'number' ? Math.max(1, payload.exp - Math.floor(clock.now() / 1000)) : undefined;
     }
 
-    /** The payload of the row the query finds, with its id put back when the caller knows it (find by uid serves
+    /** The payload of the row found, with its id put back when the caller knows it (find by uid serves
      * oidc-provider's logout, which this service does not use). */
-    private async first(
-      query: { executeTakeFirst(): Promise<{ payload: string } | undefined> },
-      id?: string,
-    ): Promise<AdapterPayload | undefined> {
-      const row = await query.executeTakeFirst();
+    private first(row: { payload: string } | undefined, id?: string): AdapterPayload | undefined {
       if (!row) return undefined;
       const { sealedId: _sealed, ...payload } = JSON.parse(row.payload) as AdapterPayload;
       return id === undefined ? payload : { ...payload, jti: id };

@@ -1,7 +1,8 @@
-// The grants players give launchers (contract section 18), as the service keeps them beside oidc-provider's own
-// state: who consented, to which client, for which scopes and profile. A grant is a session of kind `oauth`: revoking
-// it (here, from the sessions list, by a password change, a ban, log out everywhere or the game's signout) ends its
-// refresh tokens (the adapter no longer finds the grant) and its access tokens (game tokens carry the grant's id).
+// The grants players give launchers (contract section 18), as the service keeps them beside oidc-provider's own state
+// (sessions/oauth.ts stores both): who consented, to which client, for which scopes and profile. A grant is a session
+// of kind `oauth`: revoking it (here, from the sessions list, by a password change, a ban, log out everywhere or the
+// game's signout) ends its refresh tokens (the adapter no longer finds the grant) and its access tokens (game tokens
+// carry the grant's id).
 import type { Kysely } from 'kysely';
 import type { AdapterPayload } from 'oidc-provider';
 import { type Acting, type ActingAccount, serviceActing } from '../audit/acting.ts';
@@ -12,20 +13,21 @@ import { notFound } from '../http/envelope.ts';
 import type { OAuthGrantRecord } from '../http/shapes/oauth.ts';
 import { profileRef, userUuid } from '../yggdrasil/shapes.ts';
 import type { GameTokens } from '../yggdrasil/tokens.ts';
+import {
+  endClientGrants,
+  extendGrant,
+  grantByKey,
+  grantProfile,
+  insertGrant,
+  listGrants,
+  liveGrant,
+  type NewGrantRow,
+  revokeGrant,
+} from '../sessions/oauth.ts';
 import { makesGameTokens, SCOPES } from '../shared/oauth-scopes.ts';
 
 /** An OAuth access token's life (the value LittleSkin and Janus use); the refresh token's is in provider.ts. */
 export const OAUTH_ACCESS_TOKEN_SECONDS = 3 * 86400;
-
-export interface NewGrant {
-  grantKey: string;
-  userId: number;
-  clientId: string;
-  scopes: string[];
-  profileId: number | null;
-  /** Until the first token is issued: the code's end. */
-  expiresAt: number;
-}
 
 export class OAuthGrants {
   constructor(
@@ -51,22 +53,9 @@ export class OAuthGrants {
     return row?.user_id ?? null;
   }
 
-  async record(acting: Acting, executor: Executor, grant: NewGrant): Promise<void> {
+  async record(acting: Acting, executor: Executor, grant: NewGrantRow): Promise<void> {
     const now = this.clock.now();
-    await executor
-      .insertInto('oauth_grants')
-      .values({
-        grant_key: grant.grantKey,
-        user_id: grant.userId,
-        client_id: grant.clientId,
-        scopes: grant.scopes.join(' '),
-        profile_id: grant.profileId,
-        created_at: now,
-        last_used_at: null,
-        expires_at: grant.expiresAt,
-        revoked_at: null,
-      })
-      .execute();
+    await insertGrant(executor, grant, now);
     await recordAudit(executor, now, {
       actor: acting.actor,
       action: 'oauth.grant',
@@ -81,20 +70,12 @@ export class OAuthGrants {
    */
   async tokenSaved(model: string, id: string, payload: AdapterPayload): Promise<void> {
     if ((model !== 'AccessToken' && model !== 'RefreshToken') || typeof payload.grantId !== 'string') return;
-    const grant = await this.db
-      .selectFrom('oauth_grants')
-      .select(['id', 'user_id', 'profile_id', 'expires_at', 'revoked_at'])
-      .where('grant_key', '=', payload.grantId)
-      .executeTakeFirst();
+    const grant = await grantByKey(this.db, payload.grantId);
     if (!grant || grant.revoked_at !== null) return;
     const now = this.clock.now();
     const endsAt = typeof payload.exp === 'number' ? payload.exp * 1000 : now;
     await this.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('oauth_grants')
-        .set({ expires_at: Math.max(grant.expires_at, endsAt), ...(model === 'AccessToken' && { last_used_at: now }) })
-        .where('id', '=', grant.id)
-        .execute();
+      await extendGrant(trx, grant, endsAt, model === 'AccessToken', now);
       if (model !== 'AccessToken' || !makesGameTokens(String(payload.scope ?? '').split(' ')) || grant.profile_id === null) return;
       const profile = await trx.selectFrom('profiles').select(['id', 'name']).where('id', '=', grant.profile_id).executeTakeFirst();
       if (profile) await this.gameTokens.issueOAuth(trx, id, grant.user_id, profile, grant.id, endsAt);
@@ -103,13 +84,8 @@ export class OAuthGrants {
 
   /** Ends the grant (oidc-provider revoked its tokens: a reused refresh token, a revocation request). */
   async revokeByKey(grantKey: string): Promise<void> {
-    const grant = await this.db
-      .selectFrom('oauth_grants')
-      .select(['id', 'user_id', 'client_id'])
-      .where('grant_key', '=', grantKey)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    if (grant) await this.end(serviceActing('system'), grant);
+    const grant = await grantByKey(this.db, grantKey);
+    if (grant && grant.revoked_at === null) await this.end(serviceActing('system'), grant);
   }
 
   /**
@@ -118,54 +94,20 @@ export class OAuthGrants {
    */
   async endClient(acting: Acting, executor: Executor, clientId: string): Promise<number> {
     const now = this.clock.now();
-    const ended = await executor
-      .selectFrom('oauth_grants')
-      .select('user_id')
-      .where('client_id', '=', clientId)
-      .where('revoked_at', 'is', null)
-      .execute();
-    await executor
-      .updateTable('oauth_grants')
-      .set({ revoked_at: now })
-      .where('client_id', '=', clientId)
-      .where('revoked_at', 'is', null)
-      .execute();
-    for (const grant of ended)
+    const ended = await endClientGrants(executor, clientId, now);
+    for (const userId of ended)
       await recordAudit(executor, now, {
         actor: acting.actor,
         action: 'oauth.revoke',
-        target: grant.user_id,
+        target: userId,
         details: { client: clientId },
       });
-    await executor
-      .deleteFrom('oauth_models')
-      .where('grant_id', 'in', executor.selectFrom('oauth_grants').select('grant_key').where('client_id', '=', clientId))
-      .execute();
     return ended.length;
   }
 
   /** The account's grants in use (neither revoked nor ended), oldest first. */
   async list(userId: number): Promise<OAuthGrantRecord[]> {
-    const rows = await this.db
-      .selectFrom('oauth_grants')
-      .leftJoin('oauth_clients', 'oauth_clients.id', 'oauth_grants.client_id')
-      .leftJoin('profiles', 'profiles.id', 'oauth_grants.profile_id')
-      .select([
-        'oauth_grants.id',
-        'oauth_grants.client_id',
-        'oauth_clients.name as client_name',
-        'oauth_clients.builtin',
-        'oauth_grants.scopes',
-        'profiles.uuid',
-        'profiles.name',
-        'oauth_grants.created_at',
-        'oauth_grants.last_used_at',
-      ])
-      .where('oauth_grants.user_id', '=', userId)
-      .where('oauth_grants.revoked_at', 'is', null)
-      .where('oauth_grants.expires_at', '>', this.clock.now())
-      .orderBy('oauth_grants.id')
-      .execute();
+    const rows = await listGrants(this.db, userId, this.clock.now());
     return rows.map((row) => ({
       id: row.id,
       client: { id: row.client_id, name: row.client_name ?? row.client_id, shared: row.builtin === 1 },
@@ -178,14 +120,7 @@ export class OAuthGrants {
 
   /** The player revokes one of their grants; 404 for one that is not theirs or not in use. */
   async revoke(acting: ActingAccount, id: number): Promise<void> {
-    const grant = await this.db
-      .selectFrom('oauth_grants')
-      .select(['id', 'user_id', 'client_id'])
-      .where('id', '=', id)
-      .where('user_id', '=', acting.accountId)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', this.clock.now())
-      .executeTakeFirst();
+    const grant = await liveGrant(this.db, acting.accountId, id, this.clock.now());
     if (!grant) throw notFound('oauth.grantNotFound');
     await this.end(acting, grant);
   }
@@ -193,7 +128,7 @@ export class OAuthGrants {
   private async end(acting: Acting, grant: { id: number; user_id: number; client_id: string }) {
     const now = this.clock.now();
     await this.db.transaction().execute(async (trx) => {
-      await trx.updateTable('oauth_grants').set({ revoked_at: now }).where('id', '=', grant.id).where('revoked_at', 'is', null).execute();
+      await revokeGrant(trx, grant.id, now);
       await recordAudit(trx, now, {
         actor: acting.actor,
         action: 'oauth.revoke',
@@ -225,13 +160,7 @@ export class OAuthGrants {
       }
     }
     if (scopes.has(SCOPES.select) && grantKey !== undefined) {
-      const chosen = await this.db
-        .selectFrom('oauth_grants')
-        .innerJoin('profiles', 'profiles.id', 'oauth_grants.profile_id')
-        .select(['profiles.uuid', 'profiles.name'])
-        .where('oauth_grants.grant_key', '=', grantKey)
-        .where('profiles.user_id', '=', userId)
-        .executeTakeFirst();
+      const chosen = await grantProfile(this.db, grantKey, userId);
       if (chosen) claims.selectedProfile = profileRef(chosen);
     }
     if (scopes.has(SCOPES.read)) {

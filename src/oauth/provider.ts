@@ -11,6 +11,7 @@ import Provider, { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../clock.ts';
 import { deriveKey, SealedBox } from '../crypto/sealed-box.ts';
 import type { Database } from '../database/schema.ts';
+import { notePoll } from '../sessions/oauth.ts';
 import { storedPrivateKey } from '../signing/service-key.ts';
 import { databaseAdapter, modelKey } from './adapter.ts';
 import { clientMetadata, clientSecretMatches, DEVICE_GRANT, isLoopbackRedirect } from './clients.ts';
@@ -206,8 +207,7 @@ async function slowDown(db: Kysely<Database>, clock: Clock, ctx: KoaContextWithO
   if (typeof deviceCode !== 'string') return;
   const id = modelKey('DeviceCode', deviceCode);
   const now = clock.now();
-  const row = await db.selectFrom('oauth_models').select('polled_at').where('id', '=', id).executeTakeFirst();
-  await db.updateTable('oauth_models').set({ polled_at: now }).where('id', '=', id).execute();
-  if (row?.polled_at != null && now - row.polled_at < DEVICE_POLL_INTERVAL * 1000)
+  const polledAt = await notePoll(db, id, now);
+  if (polledAt !== null && now - polledAt < DEVICE_POLL_INTERVAL * 1000)
     ctx.body = { error: 'slow_down', error_description: `poll at most every ${DEVICE_POLL_INTERVAL} seconds` };
 }

@@ -51,3 +51,13 @@ export const SESSION_KINDS = {
 
 /** Each kind with its table and end column, for code that goes over all of them. */
 export const SESSION_KIND_ENTRIES = Object.entries(SESSION_KINDS) as { [K in SessionKind]: [K, (typeof SESSION_KINDS)[K]] }[SessionKind][];
+
+/**
+ * Every table of sessions and tokens, with the column that says when a row ends: each kind's, and oidc-provider's
+ * store of codes and tokens (oauth_models: authorization and device codes, access and refresh tokens). Only
+ * src/sessions/ names them in a query (test/layers.test.ts); housekeeping removes their ended rows.
+ */
+export const SESSION_TABLES = [
+  ...SESSION_KIND_ENTRIES.map(([, { table, ends }]) => ({ table, ends })),
+  { table: 'oauth_models', ends: 'expires_at' },
+] as const;

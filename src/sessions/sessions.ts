@@ -1,8 +1,11 @@
 // Every operation on an account's sessions, of every kind in the registry (kinds.ts): the list, ending one, ending all
 // of an account's (with what each occasion keeps), the game's signout and a profile's end: accounts/, profiles/ and
-// yggdrasil/ call these. Issuing a session's row is in issue.ts (web sessions, game tokens) and launcher.ts (launcher
-// sessions, whole); checking a web or game token, renewing a game token and its invalidate stay with their capability
-// (accounts/authenticate.ts, yggdrasil/tokens.ts), as do Yggdrasil Connect's grants (oauth/grants.ts).
+// yggdrasil/ call these. The rest of src/sessions/ holds the other operations on the tables of sessions and tokens, so
+// that no other folder names one (test/layers.test.ts): issuing a web session's row and a game token (issue.ts),
+// launcher sessions whole (launcher.ts), finding a web session or a game token by what its bearer holds (lookup.ts),
+// and Yggdrasil Connect's grants and oidc-provider's store of codes and tokens (oauth.ts). What a token means (its
+// checks, renewal, the grant's audit trail) stays with its capability: accounts/authenticate.ts, yggdrasil/tokens.ts,
+// oauth/grants.ts and oauth/adapter.ts.
 import { sql } from 'kysely';
 import { unixSeconds } from '../clock.ts';
 import type { Executor } from '../database/schema.ts';

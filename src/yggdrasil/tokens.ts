@@ -9,9 +9,9 @@ import type { Kysely } from 'kysely';
 import { CALLER_COLUMNS, callerFrom, type Caller } from '../accounts/authenticate.ts';
 import { levelOfUser, standingProblem, accountPerms } from '../accounts/standing.ts';
 import type { Clock } from '../clock.ts';
-import { tokenHash } from '../http/secrets.ts';
 import type { Database, Executor } from '../database/schema.ts';
 import { insertGameToken, MAX_LIVE_GAME_TOKENS, revokeGameTokensById } from '../sessions/issue.ts';
+import { gameTokenQuery } from '../sessions/lookup.ts';
 
 export const GAME_TOKEN_LIFETIME_MS = 15 * 24 * 3600_000;
 export { MAX_LIVE_GAME_TOKENS };
@@ -83,27 +83,7 @@ export class GameTokens {
 
   /** The token if it is live (issued here, neither revoked nor expired) and, when a client token is given, its own. */
   async find(accessToken: string, clientToken?: string): Promise<LiveGameToken | null> {
-    const row = await this.db
-      .selectFrom('game_tokens')
-      .innerJoin('users', 'users.id', 'game_tokens.user_id')
-      // A profile moved to another account is not this token's any more (its tokens are revoked then, too).
-      .leftJoin('profiles', (join) => join.onRef('profiles.id', '=', 'game_tokens.profile_id').onRef('profiles.user_id', '=', 'users.id'))
-      .leftJoin('oauth_grants', 'oauth_grants.id', 'game_tokens.oauth_grant_id')
-      .select(CALLER_COLUMNS)
-      .select([
-        'game_tokens.id as token_id',
-        'game_tokens.client_token',
-        'game_tokens.profile_id',
-        'game_tokens.profile_name',
-        'game_tokens.revoked_at',
-        'game_tokens.expires_at',
-        'profiles.uuid as profile_uuid',
-        'profiles.name as current_name',
-        'game_tokens.oauth_grant_id',
-        'oauth_grants.revoked_at as grant_revoked_at',
-      ])
-      .where('game_tokens.token_hash', '=', tokenHash(accessToken))
-      .executeTakeFirst();
+    const row = await gameTokenQuery(this.db, accessToken).select(CALLER_COLUMNS).executeTakeFirst();
     if (!row || row.revoked_at !== null || row.expires_at <= this.clock.now()) return null;
     // An OAuth token has no client token of its own: the one a launcher sends with it is not checked.
     if (clientToken !== undefined && row.oauth_grant_id === null && clientToken !== row.client_token) return null;
