@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { normalizeUuid } from '../accounts/identifiers.ts';
+import { LEVELS } from '../accounts/standing.ts';
 import type { Acting, ActingAccount } from '../audit/acting.ts';
 import { languageOfUser, queueMail } from '../mail/outbox.ts';
 import { libraryRefusedMessage } from '../mail/templates.ts';
@@ -13,6 +14,7 @@ import type { Database, Executor } from '../database/schema.ts';
 import { ApiError, badRequest, conflict, forbidden, message, notFound, tooManyRequests } from '../http/envelope.ts';
 import { checkNotBlocked, type TextureLibrary } from '../textures/library.ts';
 import { MAX_OWN_CAPES_PER_PLAYER } from '../textures/own-capes.ts';
+import { textureUrl } from '../textures/texture-url.ts';
 import { MAX_SKINS_PER_PLAYER, type Wardrobe } from '../textures/wardrobe.ts';
 import type { CapeRecord } from '../http/shapes/cape-record.ts';
 import type { SkinRecord } from '../http/shapes/skin-record.ts';
@@ -178,13 +180,21 @@ export class LibraryService {
     return { records, total: Number(total) };
   }
 
-  /** A public entry (anyone); a withdrawn or unknown one 404. */
-  async entry(id: number): Promise<LibraryEntry> {
-    const [entry] = await this.entries(this.db, (query) =>
-      query.where('library_entries.id', '=', id).where('library_entries.state', '=', 'public'),
-    );
-    if (!entry) throw notFound('library.noEntry', { id });
-    return entry;
+  /**
+   * A public entry (anyone); a pending or refused one to its owner and moderators only, read from the caller only
+   * then; a withdrawn or unknown one, or one the caller may not see, 404.
+   */
+  async entry(id: number, viewer: () => Promise<ActingAccount | null>): Promise<LibraryEntry> {
+    const row = await this.baseQuery(this.db)
+      .select('library_entries.owner_id')
+      .where('library_entries.id', '=', id)
+      .where('library_entries.state', 'in', ['public', 'pending', 'refused'])
+      .executeTakeFirst();
+    if (!row) throw notFound('library.noEntry', { id });
+    if (row.state === 'public') return this.toEntry(row);
+    const caller = await viewer();
+    if (caller && (caller.accountId === row.owner_id || caller.level >= LEVELS.moderator)) return this.toEntry(row);
+    throw notFound('library.noEntry', { id });
   }
 
   /** Copies a public entry into the caller's wardrobe: a skin of theirs, or a cape of their own. */
@@ -445,8 +455,11 @@ export class LibraryService {
   }
 
   private async entries(db: Executor, shape: (query: EntryQuery) => EntryQuery): Promise<LibraryEntry[]> {
-    const rows = await shape(this.baseQuery(db)).execute();
-    return rows.map((row) => ({
+    return (await shape(this.baseQuery(db)).execute()).map((row) => this.toEntry(row));
+  }
+
+  private toEntry(row: EntryRow): LibraryEntry {
+    return {
       id: row.id,
       kind: row.kind,
       model: row.model,
@@ -455,16 +468,17 @@ export class LibraryService {
       source: row.source,
       source_url: row.source_url,
       digest: row.digest,
-      url: `${this.publicUrl}/textures/${row.digest}`,
+      url: textureUrl(this.publicUrl, row.digest),
       owner: { uuid: row.owner_uuid ?? '', name: row.owner_name ?? '' },
       saves: Number(row.saves),
       created: unixSeconds(Number(row.created_at)),
       state: row.state as LibraryEntry['state'],
-    }));
+    };
   }
 }
 
 type EntryQuery = ReturnType<LibraryService['baseQuery']>;
+type EntryRow = Awaited<ReturnType<EntryQuery['executeTakeFirstOrThrow']>>;
 
 const isWebAddress = (value: string) => {
   if (value.length > 500) return false;
