@@ -9,6 +9,7 @@ import { runDropInBench, runImageHttpBench } from './images.ts';
 import type { Figure } from './lib.ts';
 import { runImportBench } from './import.ts';
 import { runImportedLoginBench } from './imported-logins.ts';
+import { runLibraryBench } from './library.ts';
 import { runProfileBench } from './profiles.ts';
 import { runRenderBench } from './render.ts';
 import { runRenderThreadBench } from './render-threads.ts';
@@ -100,6 +101,15 @@ if (process.env.TEST_POSTGRES_URL) {
       met: target && (cpuRatio >= Number(/(\d+)%/.exec(target)?.[1]) / 100 ? 'yes' : 'no'),
     });
   }
+}
+// Issue 40: pages of a library of 100,000 entries, on SQLite and (with TEST_POSTGRES_URL) PostgreSQL.
+for (const { name, comparison, p50Ms, p99Ms } of await runLibraryBench()) {
+  rows.push({
+    figure: name,
+    value: `${comparison.subjectMicros.toFixed(0)} us/req (server CPU, fixed rate); one at a time p50 ${p50Ms} ms, p99 ${p99Ms} ms`,
+    against: `${comparison.referenceMicros.toFixed(0)} us/req`,
+    cpuRatio: 1 / comparison.ratio,
+  });
 }
 for (const { name, bcrypt, argon2id } of await runImportedLoginBench()) {
   // Latency: lower is better, so the target is a ceiling on the ratio to argon2id's (contract 15b, issue 36).

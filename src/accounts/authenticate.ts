@@ -8,7 +8,7 @@ import { recordAudit, SYSTEM } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database, UserRow } from '../database/schema.ts';
-import { fixedError, forbidden, unauthorized } from '../http/envelope.ts';
+import { ApiError, fixedError, forbidden, unauthorized } from '../http/envelope.ts';
 import { bearerToken } from '../http/secrets.ts';
 import type { SessionKind } from '../sessions/kinds.ts';
 import { webSessionQuery } from '../sessions/lookup.ts';
@@ -67,6 +67,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Every route with the access it declares ("METHOD /path" -> access), for the permission matrix test. */
     routeAccess: Map<string, Access>;
+    /**
+     * The caller of a public route that answers more to some callers (a pending library entry to its owner): the
+     * account of a valid token in good standing, else null (no token, a bad one, or an account that may not act).
+     */
+    callerIfAny(request: FastifyRequest): Promise<Caller | null>;
   }
 }
 
@@ -153,7 +158,19 @@ export function installAuthentication(
     }
     request.caller = caller;
   };
-  const checkAccess = accessCheck(sessionLookup(db, false));
+  const lookup = sessionLookup(db, false);
+  const checkAccess = accessCheck(lookup);
+  app.decorate('callerIfAny', async (request: FastifyRequest) => {
+    if (!bearerToken(request.headers.authorization)) return null;
+    // A token that does not identify anyone (401) answers as no token; a failing database still fails the request.
+    const caller = await identify(request.headers.authorization, db, lookup, tokens, clock).catch((error: unknown) => {
+      if (error instanceof ApiError && error.status === 401) return null;
+      throw error;
+    });
+    if (!caller) return null;
+    const { username, mail_verify, mail_verification } = caller.user;
+    return standingProblem({ username, mail_verify, mail_verification, level: caller.level }) ? null : caller;
+  });
   const checkAccessReadingHoldings = accessCheck(sessionLookup(db, true));
   const checkGameAccess = async (request: FastifyRequest) => {
     const token = bearerToken(request.headers.authorization);

@@ -35,6 +35,7 @@ import * as banEnds from './migrations/031_ban_ends.ts';
 import * as friends from './migrations/033_friends.ts';
 import * as oidcRegistration from './migrations/035_oidc_registration.ts';
 import * as premium from './migrations/037_premium.ts';
+import * as libraryPages from './migrations/041_library_pages.ts';
 import { PipelinedReads } from './pipelined-reads.ts';
 import type { Database } from './schema.ts';
 
@@ -68,6 +69,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '033_friends': friends,
   '035_oidc_registration': oidcRegistration,
   '037_premium': premium,
+  '041_library_pages': libraryPages,
 };
 
 /**

@@ -5,7 +5,11 @@ import { decodePng, encodePng } from '../rendering/png.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { capeFile, fixture, skinFile } from '../../test/support/fixtures.ts';
 import { OWNER, startService, type TestService } from '../../test/support/service.ts';
+import { IMMUTABLE } from '../images/reply.ts';
+import { imageCacheFigures } from '../../test/support/image-metrics.ts';
 import { MAX_PUBLICATIONS_PER_DAY } from './service.ts';
+
+type LibraryCard = { kind: 'skin' | 'cape'; digest: string };
 
 /** A skin picture nobody else has. */
 const uniqueSkin = (seed: number) => {
@@ -113,6 +117,41 @@ describeEachDatabase('the skin library', (kind) => {
       [entry.digest],
     );
     assert.equal((await publish(alice.token, cape.uuid, { source: 'original', source_url: 'ftp://x' }, 'capes')).status, 400);
+  });
+
+  it("answers the cards' pictures as immutable renders, drawn once: a second visit is answered from the caches", async () => {
+    const alice = await service.registerPlayer();
+    for (const name of ['Card one', 'Card two', 'Card three']) await publish(alice.token, (await uploadSkin(alice.token, name)).uuid);
+    const cape = (await service.upload('/api/home/capes', alice.token, { name: 'Card cape' }, capeFile('cape'))).body.data;
+    await publish(alice.token, cape.uuid, { source: 'original' }, 'capes');
+    const page = (await service.call('GET', `/api/library?uploader=${alice.username}&limit=48`)).body.data as LibraryCard[];
+    assert.equal(page.length, 4);
+    // What the library page's cards show (web/src/pages/library.tsx): the service's render of the texture, by digest.
+    const pictures = page.map((entry) => `/api/skin/${entry.kind === 'skin' ? 'body' : 'cloak'}/${entry.digest}?size=64&type=player`);
+
+    const first = await imageCacheFigures(service);
+    const etags: string[] = [];
+    for (const url of pictures) {
+      const reply = await service.call('GET', url);
+      assert.equal(reply.status, 200, url);
+      assert.equal(reply.headers['content-type'], 'image/png');
+      assert.equal(reply.headers['cache-control'], IMMUTABLE, `${url}: the browser keeps it and asks no more`);
+      etags.push(String(reply.headers.etag));
+    }
+    const drawn = await imageCacheFigures(service);
+    assert.equal(drawn.renderMisses - first.renderMisses, pictures.length, 'each card drawn once');
+
+    // Another visitor (no browser cache): the same pictures, from the service's caches, with nothing drawn again.
+    for (const [index, url] of pictures.entries()) assert.equal((await service.call('GET', url)).headers.etag, etags[index]);
+    const again = await imageCacheFigures(service);
+    assert.equal(again.renderMisses, drawn.renderMisses, 'nothing drawn again');
+    assert.equal(again.answerHits + again.renderHits - drawn.answerHits - drawn.renderHits, pictures.length);
+    // A browser that asks anyway (a forced reload) is answered 304 without a body.
+    for (const [index, url] of pictures.entries()) {
+      const revalidated = await service.call('GET', url, { headers: { 'if-none-match': etags[index]! } });
+      assert.equal(revalidated.status, 304, url);
+      assert.equal(revalidated.raw.length, 0);
+    }
   });
 
   it(`allows ${MAX_PUBLICATIONS_PER_DAY} publications in any 24 hours`, async () => {

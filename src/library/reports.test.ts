@@ -241,6 +241,13 @@ describeEachDatabase('library review (LIBRARY_REVIEW=true)', (kind) => {
     assert.equal(entry.state, 'pending');
     assert.equal((await service.call('GET', '/api/library?q=waiting')).body.data.length, 0, 'not in the public library');
     assert.equal((await service.call('GET', `/api/library/${entry.id}`)).status, 404);
+    const asOwner = await service.call('GET', `/api/library/${entry.id}`, { token: alice.token });
+    assert.equal(asOwner.status, 200, 'its owner opens it');
+    assert.equal(asOwner.body.data.state, 'pending');
+    assert.equal(asOwner.body.data.name, 'Waiting hoodie');
+    assert.equal((await service.call('GET', `/api/library/${entry.id}`, { token: moderator.token })).body.data.state, 'pending');
+    assert.equal((await service.call('GET', `/api/library/${entry.id}`, { token: bob.token })).status, 404, 'another player');
+    assert.equal((await service.call('GET', `/api/library/${entry.id}`, { token: 'not a token' })).status, 404, 'a bad token');
     assert.equal((await service.call('POST', `/api/library/${entry.id}/save`, { token: bob.token })).status, 404);
     assert.equal(
       (await service.call('POST', `/api/library/${entry.id}/reports`, { token: bob.token, body: { reason: 'inappropriate' } })).status,
@@ -288,6 +295,10 @@ describeEachDatabase('library review (LIBRARY_REVIEW=true)', (kind) => {
     const own = (await service.call('GET', '/api/home/library', { token: carol.token })).body.data;
     assert.equal(own[0].state, 'refused');
     assert.equal((await service.call('GET', `/api/library/${entry.id}`)).status, 404);
+    assert.equal((await service.call('GET', `/api/library/${entry.id}`, { token: carol.token })).body.data.state, 'refused');
+    assert.equal((await service.call('GET', `/api/library/${entry.id}`, { token: ownerToken })).body.data.state, 'refused');
+    const stranger = await service.registerPlayer();
+    assert.equal((await service.call('GET', `/api/library/${entry.id}`, { token: stranger.token })).status, 404);
 
     const dave = await service.registerPlayer();
     const exempt = await service.call('PATCH', `/api/admin/user/${dave.username}`, { token: ownerToken, body: { review_exempt: true } });

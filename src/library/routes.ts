@@ -137,13 +137,14 @@ export function libraryRoutes(fastify: FastifyInstance, library: LibraryService,
     '/api/library/:id',
     {
       schema: {
-        summary: 'One public library entry',
+        summary:
+          'One library entry: a public one to anyone; a pending or refused one only to its owner and moderators (send their token), else 404',
         tags,
         params: entryIdParams,
         response: { 200: envelopeSchema(ENTRY_SCHEMA, ok(ENTRY_EXAMPLE)), ...errorResponses(404) },
       },
     },
-    async (request) => ok(await library.entry(request.params.id)),
+    async (request) => ok(await library.entry(request.params.id, () => fastify.callerIfAny(request))),
   );
 
   app.post(
