@@ -19,6 +19,7 @@ import { randomAddress, startService, uniqueName, type TestService } from '../..
 import { until } from '../../test/support/wait.ts';
 import { codeIn, mailTo } from '../../test/support/smtp.ts';
 import { DEFAULT_PROFILE_SETTINGS } from '../settings.ts';
+import { PREMIUM_CHALLENGES_PER_ACCOUNT, PREMIUM_VERIFIES_PER_ACCOUNT } from './limits.ts';
 import { CHALLENGE_TTL_MS, STRIP } from './premium.ts';
 
 const API = '/api/yggdrasil';
@@ -268,5 +269,38 @@ describeEachDatabase('premium links by a challenge skin', (kind) => {
     const theirs = (await challenge(again.token, steve.name)).body.data;
     steve.skin = pngOf(theirs.skin);
     assert.equal((await verifyLink(again.token, { name: steve.name, token: theirs.token })).status, 409);
+  });
+
+  it("limits challenges and checks per account, counted before the source is asked, in the API's error shape", async () => {
+    const player = await service.registerPlayer();
+    const steve = official();
+    let last = await challenge(player.token, steve.name);
+    for (let asked = 1; asked < PREMIUM_CHALLENGES_PER_ACCOUNT.limit; asked += 1) last = await challenge(player.token, steve.name);
+    assert.equal(last.status, 200, last.body.msg);
+    const refusedChallenge = await challenge(player.token, steve.name);
+    assert.equal(refusedChallenge.status, 429);
+    assert.equal(refusedChallenge.body.error, true);
+    assert.match(refusedChallenge.body.msg, /Too many challenge skins asked for by your account; try again in 15 minutes/);
+    assert.ok(Number(refusedChallenge.headers['retry-after']) > 0);
+
+    // The checks: a skin not worn is a 400 and still counts; the next past the limit is refused before Mojang is asked.
+    const { token } = last.body.data;
+    for (let checked = 0; checked < PREMIUM_VERIFIES_PER_ACCOUNT.limit; checked += 1) {
+      assert.equal((await verifyLink(player.token, { name: steve.name, token })).status, 400);
+    }
+    steve.skin = pngOf(last.body.data.skin);
+    const requestsBefore = mojang.requests.length;
+    const refusedCheck = await verifyLink(player.token, { name: steve.name, token });
+    assert.equal(refusedCheck.status, 429);
+    assert.match(refusedCheck.body.msg, /Too many official account checks by your account/);
+    assert.equal(mojang.requests.length, requestsBefore, 'Mojang not asked');
+    // Another account is not limited by this one's checks.
+    const neighbour = await service.registerPlayer();
+    const theirs = (await challenge(neighbour.token, steve.name)).body.data;
+    steve.skin = pngOf(theirs.skin);
+    assert.equal((await verifyLink(neighbour.token, { name: steve.name, token: theirs.token })).status, 200);
+    // The window ends: the first account is checked again (a 400: the account now wears the neighbour's challenge).
+    clock.advance(PREMIUM_VERIFIES_PER_ACCOUNT.windowMs + 1);
+    assert.equal((await verifyLink(player.token, { name: steve.name, token })).status, 400);
   });
 });

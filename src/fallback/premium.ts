@@ -34,7 +34,9 @@ import type { RgbaImage } from '../skin/texture.ts';
 import { canonicalTexture } from '../textures/canonical.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 import type { Wardrobe } from '../textures/wardrobe.ts';
+import type { RateLimiter } from '../ratelimit/limiter.ts';
 import { askSource } from './client.ts';
+import { PREMIUM_CHALLENGES_PER_ACCOUNT, PREMIUM_VERIFIES_PER_ACCOUNT } from './limits.ts';
 import type { FallbackSource } from './sources.ts';
 
 /** How long a challenge may be verified. */
@@ -88,6 +90,7 @@ export interface PremiumDeps {
   mailQueued: () => void;
   log: FastifyBaseLogger;
   refreshIntervalMs: number;
+  limiter: RateLimiter;
 }
 
 export class PremiumService {
@@ -140,6 +143,7 @@ export class PremiumService {
 
   /** A token for (account, source, name) and the skin that carries its hash: the account's current skin, or the default. */
   async challenge(caller: Caller, input: { name: string; source?: string }): Promise<{ token: string; skin: string; source: string }> {
+    await this.deps.limiter.take(PREMIUM_CHALLENGES_PER_ACCOUNT, String(caller.accountId));
     const source = await this.sourceOf(input.source);
     const name = checkOfficialName(input.name);
     const payload = base64url(
@@ -184,6 +188,7 @@ export class PremiumService {
    * the source (404 none) and the skin it wears now (400 not the challenge skin). Reads the source uncached.
    */
   private async prove(accountId: number, input: { name: string; token: string; source?: string }): Promise<Proven> {
+    await this.deps.limiter.take(PREMIUM_VERIFIES_PER_ACCOUNT, String(accountId));
     const source = await this.sourceOf(input.source);
     const name = checkOfficialName(input.name);
     const claims = this.tokenClaims(input.token);

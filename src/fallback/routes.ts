@@ -70,7 +70,8 @@ export function premiumRoutes(fastify: FastifyInstance, premium: PremiumService)
       schema: {
         summary:
           'Begin linking an official account: a token (valid one hour) and a challenge skin (a data: URL of a PNG: your ' +
-          'current skin, or the default, with a strip of pixels that encodes a keyed hash of the name and the token) to wear on that account',
+          'current skin, or the default, with a strip of pixels that encodes a keyed hash of the name and the token) to wear on that account ' +
+          '(429: too many challenges by this account, 30 in 15 minutes)',
         tags,
         body: {
           type: 'object',
@@ -88,7 +89,7 @@ export function premiumRoutes(fastify: FastifyInstance, premium: PremiumService)
             },
             ok({ token: TOKEN_EXAMPLE, skin: 'data:image/png;base64,iVBORw0KGgo…', source: 'Mojang' }, CHALLENGE_MADE),
           ),
-          ...errorResponses(400),
+          ...errorResponses(400, 429),
         },
       },
     },
@@ -104,7 +105,8 @@ export function premiumRoutes(fastify: FastifyInstance, premium: PremiumService)
           "Finish linking: the source's profile and skin of that account are read, uncached, and compared with the challenge " +
           '(400 a wrong or expired token, another name or a skin that is not the challenge; 404 no such account there; 409 ' +
           'a link at this source already, or that account linked to another account here; 503 the source does not answer). ' +
-          'With PREMIUM_RECLAIM a profile here of another account holding that name passes to the caller, its owner mailed',
+          'With PREMIUM_RECLAIM a profile here of another account holding that name passes to the caller, its owner mailed. ' +
+          '429: too many checks by this account (10 in 15 minutes), counted before the source is asked',
         tags,
         body: {
           type: 'object',
@@ -113,7 +115,7 @@ export function premiumRoutes(fastify: FastifyInstance, premium: PremiumService)
           properties: { name, token, source },
           examples: [{ name: 'Notch', token: TOKEN_EXAMPLE, source: 'Mojang' }],
         },
-        response: { 200: envelopeSchema(link, ok(LINK_EXAMPLE, LINKED)), ...errorResponses(400, 404, 409, 503) },
+        response: { 200: envelopeSchema(link, ok(LINK_EXAMPLE, LINKED)), ...errorResponses(400, 404, 409, 429, 503) },
       },
     },
     async (request) => ok(await premium.verify(callerOf(request), request.body), LINKED),
