@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
+import { USER_IDENTIFIER_PARAMS } from '../http/shapes/user-identifier.ts';
 import { SKIN_EXAMPLE, SKIN_RECORD_SCHEMA } from '../http/shapes/skin-record.ts';
 import type { PremiumService } from './premium.ts';
 
@@ -26,6 +27,7 @@ const TOKEN_EXAMPLE = 'eyJ1IjoxLCJzIjoibW9qYW5nIiwibiI6Im5vdGNoIiwiZSI6MTc2NDk5N
 const CHALLENGE_MADE = message('premium.challengeMade');
 const LINKED = message('premium.linked');
 const UNLINKED = message('premium.unlinked');
+const UNLINKED_FOR = message('premium.unlinkedFor');
 const PROFILE_MADE = message('premium.profileMade');
 const SKIN_IMPORTED = message('premium.skinImported');
 
@@ -136,6 +138,30 @@ export function premiumRoutes(fastify: FastifyInstance, premium: PremiumService)
       await premium.unlink(callerOf(request), request.query.source);
       return ok({}, UNLINKED);
     },
+  );
+
+  app.delete(
+    '/api/admin/user/:identifier/premium',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary:
+          "Unlink a player's official account of a source (query source; absent: the first, Mojang), as the player's own unlink " +
+          'does; only for players below your own level',
+        description: "Audited as premium.unlink. The player's linked accounts are in GET /api/admin/user/{identifier} (PremiumLinks).",
+        tags: ['admin', 'premium'],
+        params: USER_IDENTIFIER_PARAMS,
+        querystring: { type: 'object', additionalProperties: false, properties: { source } },
+        response: {
+          200: envelopeSchema(
+            { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'integer' } } },
+            ok({ id: 7 }, UNLINKED_FOR),
+          ),
+          ...errorResponses(400, 403, 404),
+        },
+      },
+    },
+    async (request) => ok(await premium.unlinkFor(callerOf(request), request.params.identifier, request.query.source), UNLINKED_FOR),
   );
 
   app.post(
