@@ -327,6 +327,7 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
           mailQueued: () => mailWorker.wake(),
           log: app.log,
           refreshIntervalMs: options.premiumRefreshIntervalMs ?? 60_000,
+          limiter,
         })
       : null;
   if (premium) {

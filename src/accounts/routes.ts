@@ -319,7 +319,8 @@ export function accountRoutes(
         description:
           'With PREMIUM_IMPORT (contract section 20), `premium` {name, token, source?} in place of `username`: after the ' +
           "challenge skin's check (POST /api/home/premium/challenge), the profile gets that account's name and UUID (409 " +
-          'when a profile here has either) and the account is linked to it',
+          'when a profile here has either; 429 too many checks by this account, as for POST /api/home/premium/verify) and ' +
+          'the account is linked to it',
         tags: ['auth', 'home'],
         body: {
           type: 'object',
@@ -335,7 +336,7 @@ export function accountRoutes(
           },
           examples: [{ username: 'Steve', password: 'correct horse battery' }],
         },
-        response: { ...emptyEnvelope(FINISHED), ...errorResponses(400, 403, 404, 409, 503) },
+        response: { ...emptyEnvelope(FINISHED), ...errorResponses(400, 403, 404, 409, 429, 503) },
       },
     },
     async (request) => {

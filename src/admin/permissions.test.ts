@@ -66,6 +66,7 @@ const MATRIX: Record<string, Exclude<Access, 'public'>> = {
   'PATCH /api/admin/user/:identifier': 'admin',
   'DELETE /api/admin/user/:identifier/2fa': 'admin',
   'DELETE /api/admin/user/:identifier/passkeys': 'admin',
+  'DELETE /api/admin/user/:identifier/premium': 'admin',
   'GET /api/admin/user/:identifier/profiles': 'admin',
   'POST /api/admin/user/:identifier/profiles': 'admin',
   'PATCH /api/admin/user/:identifier/profiles/:uuid': 'admin',

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { createPublicKey, randomUUID, verify, type KeyObject } from 'node:crypto';
 import { once } from 'node:events';
 import { after, before, it, mock } from 'node:test';
-import { createClient, createServer, type Server, type ServerClient } from 'minecraft-protocol';
+import { createClient, createServer, type ClientOptions, type Server, type ServerClient } from 'minecraft-protocol';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { redirectGameServerSessions } from '../../test/support/game-server.ts';
 import { ManualClock } from '../../test/support/clock.ts';
@@ -193,10 +193,12 @@ describeEachDatabase('falling through to Mojang and other authlib-injector serve
     assert.deepEqual(skinDomains, ['skins.test', 'textures.minecraft.test', 'other.test']);
   });
 
-  it('lets a player of the other server into an online-mode game server that uses this service (minecraft-protocol)', async () => {
-    const { username, password } = await other.registerPlayer();
-    const otherId = (await other.call('POST', `${API}/api/profiles/minecraft`, { body: [username] })).body[0].id as string;
-    await service.app.listen({ port: 0, host: '127.0.0.1' });
+  /**
+   * An online-mode game server (minecraft-protocol) whose session server is ours, and a client that logs in with
+   * `client` options (how it authenticates and where it joins): answers the player as the game server let them in.
+   */
+  const loginToGameServer = async (client: Partial<ClientOptions>): Promise<ServerClient> => {
+    if (!service.app.server.listening) await service.app.listen({ port: 0, host: '127.0.0.1' });
     const ourRoot = `http://127.0.0.1:${(service.app.server.address() as { port: number }).port}${API}`;
     const restore = redirectGameServerSessions(`${ourRoot}/sessionserver`);
     const gameServer: Server = createServer({ 'online-mode': true, host: '127.0.0.1', port: 0, version: '1.21.1' });
@@ -204,30 +206,20 @@ describeEachDatabase('falling through to Mojang and other authlib-injector serve
       await once(gameServer, 'listening');
       const port = (gameServer as Server & { socketServer: { address(): { port: number } } }).socketServer.address().port;
       const inGame = new Promise<ServerClient>((resolve) => gameServer.on('playerJoin', resolve));
-      // The player's launcher logs in and joins at their own server; minecraft-protocol warns about `auth: 'mojang'`.
+      // minecraft-protocol warns about `auth: 'mojang'` (Mojang's own accounts are gone; this login server is ours).
       const warn = mock.method(console, 'warn', () => {});
-      const client = createClient({
-        host: '127.0.0.1',
-        port,
-        version: '1.21.1',
-        auth: 'mojang',
-        authServer: `${otherRoot}authserver`,
-        sessionServer: `${otherRoot}sessionserver`,
-        profilesFolder: false,
-        username,
-        password,
-      });
+      const player = createClient({ host: '127.0.0.1', port, version: '1.21.1', profilesFolder: false, username: '', ...client });
       warn.mock.restore();
-      const failed = new Promise<never>((_, reject) => client.on('error', reject));
+      // Refused: the game server kicks the client (its 'end'), or the client fails on its side (its 'error').
+      const ended = once(player, 'end');
+      const failed = new Promise<never>((_, reject) => {
+        player.on('error', reject);
+        void ended.then(([reason]) => reject(new Error(`the game server ended the login: ${String(reason)}`)));
+      });
       try {
-        const joined = await Promise.race([inGame, failed]);
-        assert.equal(joined.username, username);
-        assert.equal(joined.uuid.replace(/-/g, ''), otherId, "the game server knows them by their own server's UUID");
-        const textures = (joined.profile as { properties: { name: string; value: string; signature?: string }[] }).properties[0]!;
-        assert.ok(signedBy(textures, otherKey));
+        return await Promise.race([inGame, failed]);
       } finally {
-        const ended = once(client, 'end');
-        client.end();
+        player.end();
         await ended;
       }
     } finally {
@@ -236,5 +228,49 @@ describeEachDatabase('falling through to Mojang and other authlib-injector serve
       gameServer.close();
       await closed;
     }
+  };
+  const texturesOf = (joined: ServerClient) =>
+    (joined.profile as { properties: { name: string; value: string; signature?: string }[] }).properties[0]!;
+
+  it('lets a player of the other server into an online-mode game server that uses this service (minecraft-protocol)', async () => {
+    const { username, password } = await other.registerPlayer();
+    const otherId = (await other.call('POST', `${API}/api/profiles/minecraft`, { body: [username] })).body[0].id as string;
+    // The player's launcher logs in and joins at their own server.
+    const joined = await loginToGameServer({
+      auth: 'mojang',
+      authServer: `${otherRoot}authserver`,
+      sessionServer: `${otherRoot}sessionserver`,
+      username,
+      password,
+    });
+    assert.equal(joined.username, username);
+    assert.equal(joined.uuid.replace(/-/g, ''), otherId, "the game server knows them by their own server's UUID");
+    assert.ok(signedBy(texturesOf(joined), otherKey));
+  });
+
+  it('lets an official player into an online-mode game server that uses this service (minecraft-protocol)', async () => {
+    const player = { id: bare(), name: uniqueName('m').slice(0, 16), accessToken: bare() };
+    mojang.players.push(player);
+    const requestsBefore = mojang.requests.length;
+    // The official launcher's session (as a Microsoft login leaves it): the client joins at Mojang's session server.
+    const joined = await loginToGameServer({
+      username: player.name,
+      sessionServer: mojang.url,
+      auth: (client, options) => {
+        client.username = player.name;
+        client.session = { accessToken: player.accessToken, selectedProfile: { id: player.id, name: player.name } };
+        Object.assign(options, { haveCredentials: true, accessToken: player.accessToken });
+        options.connect!(client);
+      },
+    });
+    assert.equal(joined.username, player.name);
+    assert.equal(joined.uuid.replace(/-/g, ''), player.id, 'the game server knows them by their official UUID');
+    assert.ok(signedBy(texturesOf(joined), mojang.publicKey), "Mojang's signature is kept");
+    const asked = mojang.requests.slice(requestsBefore);
+    assert.ok(asked.includes('/session/minecraft/join'), 'the client joined at the stand-in');
+    assert.ok(
+      asked.some((path) => path.startsWith(`/session/minecraft/hasJoined?username=${player.name}&`)),
+      'we asked the stand-in',
+    );
   });
 });

@@ -15,10 +15,11 @@ import { describeEachDatabase } from '../../test/support/databases.ts';
 import { fixture, skinFile } from '../../test/support/fixtures.ts';
 import { startMojangStandIn, type MojangStandIn } from '../../test/support/mojang-session.ts';
 import { freePort } from '../../test/support/net.ts';
-import { randomAddress, startService, uniqueName, type TestService } from '../../test/support/service.ts';
+import { OWNER, randomAddress, startService, uniqueName, type TestService } from '../../test/support/service.ts';
 import { until } from '../../test/support/wait.ts';
 import { codeIn, mailTo } from '../../test/support/smtp.ts';
 import { DEFAULT_PROFILE_SETTINGS } from '../settings.ts';
+import { PREMIUM_CHALLENGES_PER_ACCOUNT, PREMIUM_VERIFIES_PER_ACCOUNT } from './limits.ts';
 import { CHALLENGE_TTL_MS, STRIP } from './premium.ts';
 
 const API = '/api/yggdrasil';
@@ -58,6 +59,7 @@ describeEachDatabase('premium links by a challenge skin', (kind) => {
       // Challenges live an hour; the web sessions of the test outlive the clock's jumps past it.
       app: { premiumRefreshIntervalMs: 50 },
       settings: {
+        owner: OWNER,
         jwtTtlSeconds: 30 * 24 * 3600,
         profiles: { ...DEFAULT_PROFILE_SETTINGS, maxProfiles: 3 },
         fallback: {
@@ -91,6 +93,15 @@ describeEachDatabase('premium links by a challenge skin', (kind) => {
   const verifyLink = (token: string, body: { name: string; token: string; source?: string }) =>
     service.call('POST', '/api/home/premium/verify', { token, body });
   const home = async (token: string) => (await service.call('GET', '/api/home', { token })).body.data;
+  /** A new player here who has linked a new official player at the stand-in, through the challenge skin. */
+  const linkedPlayer = async () => {
+    const player = await service.registerPlayer();
+    const steve = official();
+    const { token, skin } = (await challenge(player.token, steve.name)).body.data;
+    steve.skin = pngOf(skin);
+    assert.equal((await verifyLink(player.token, { name: steve.name, token })).status, 200);
+    return { player, steve };
+  };
 
   it('links a Mojang account whose player wears the challenge skin, and refuses a wrong pixel, another name, an expired token', async () => {
     const player = await service.registerPlayer();
@@ -180,11 +191,7 @@ describeEachDatabase('premium links by a challenge skin', (kind) => {
   });
 
   it('lends the official skin to the linked profile (MOJANG_FALLBACK=skins), signed with our key, and imports it once', async () => {
-    const player = await service.registerPlayer();
-    const steve = official();
-    const { token, skin } = (await challenge(player.token, steve.name)).body.data;
-    steve.skin = pngOf(skin);
-    assert.equal((await verifyLink(player.token, { name: steve.name, token })).status, 200);
+    const { player, steve } = await linkedPlayer();
     // The player puts their own skin back at Mojang; a MOJANG_CACHE_TTL later the service has read it.
     steve.skin = fixture('skins/slim.png');
     const ownSkin = await canonicalTexture(steve.skin, 'skin', 1024);
@@ -268,5 +275,79 @@ describeEachDatabase('premium links by a challenge skin', (kind) => {
     const theirs = (await challenge(again.token, steve.name)).body.data;
     steve.skin = pngOf(theirs.skin);
     assert.equal((await verifyLink(again.token, { name: steve.name, token: theirs.token })).status, 409);
+  });
+
+  it("limits challenges and checks per account, counted before the source is asked, in the API's error shape", async () => {
+    const player = await service.registerPlayer();
+    const steve = official();
+    let last = await challenge(player.token, steve.name);
+    for (let asked = 1; asked < PREMIUM_CHALLENGES_PER_ACCOUNT.limit; asked += 1) last = await challenge(player.token, steve.name);
+    assert.equal(last.status, 200, last.body.msg);
+    const refusedChallenge = await challenge(player.token, steve.name);
+    assert.equal(refusedChallenge.status, 429);
+    assert.equal(refusedChallenge.body.error, true);
+    assert.match(refusedChallenge.body.msg, /Too many challenge skins asked for by your account; try again in 15 minutes/);
+    assert.ok(Number(refusedChallenge.headers['retry-after']) > 0);
+
+    // The checks: a skin not worn is a 400 and still counts; the next past the limit is refused before Mojang is asked.
+    const { token } = last.body.data;
+    for (let checked = 0; checked < PREMIUM_VERIFIES_PER_ACCOUNT.limit; checked += 1) {
+      assert.equal((await verifyLink(player.token, { name: steve.name, token })).status, 400);
+    }
+    steve.skin = pngOf(last.body.data.skin);
+    const requestsBefore = mojang.requests.length;
+    const refusedCheck = await verifyLink(player.token, { name: steve.name, token });
+    assert.equal(refusedCheck.status, 429);
+    assert.match(refusedCheck.body.msg, /Too many official account checks by your account/);
+    assert.equal(mojang.requests.length, requestsBefore, 'Mojang not asked');
+    // Another account is not limited by this one's checks.
+    const neighbour = await service.registerPlayer();
+    const theirs = (await challenge(neighbour.token, steve.name)).body.data;
+    steve.skin = pngOf(theirs.skin);
+    assert.equal((await verifyLink(neighbour.token, { name: steve.name, token: theirs.token })).status, 200);
+    // The window ends: the first account is checked again (a 400: the account now wears the neighbour's challenge).
+    clock.advance(PREMIUM_VERIFIES_PER_ACCOUNT.windowMs + 1);
+    assert.equal((await verifyLink(player.token, { name: steve.name, token })).status, 400);
+  });
+
+  it("shows a player's linked accounts to admins, and lets an admin above the player's level unlink one", async () => {
+    const { player, steve } = await linkedPlayer();
+    const ownerToken = await service.ownerToken();
+    const admin = await service.registerPlayer();
+    const promoted = await service.call('PATCH', `/api/admin/user/${admin.username}`, { token: ownerToken, body: { perms: 2 } });
+    assert.equal(promoted.status, 200, promoted.body.msg);
+
+    const shown = await service.call('GET', `/api/admin/user/${player.username}`, { token: admin.token });
+    assert.deepEqual(shown.body.data.PremiumLinks, [{ uuid: dashed(steve.id), name: steve.name, source: 'Mojang' }]);
+    // Rights: not a player's, nor an admin's for another admin.
+    const unlinkOf = (identifier: string, as: string) => service.call('DELETE', `/api/admin/user/${identifier}/premium`, { token: as });
+    assert.equal((await unlinkOf(player.username, player.token)).status, 403);
+    const peer = await unlinkOf(admin.username, admin.token);
+    assert.equal(peer.status, 403);
+    const ownersPeer = await service.registerPlayer();
+    await service.call('PATCH', `/api/admin/user/${ownersPeer.username}`, { token: ownerToken, body: { perms: 2 } });
+    const refused = await unlinkOf(ownersPeer.username, admin.token);
+    assert.equal(refused.status, 403);
+    assert.match(refused.body.msg, /only of players below your own level/);
+    assert.equal(
+      (await service.call('DELETE', `/api/admin/user/${player.username}/premium?source=Ely`, { token: admin.token })).status,
+      400,
+    );
+
+    const unlinked = await unlinkOf(player.username, admin.token);
+    assert.equal(unlinked.status, 200, unlinked.body.msg);
+    assert.equal(unlinked.body.msg, "The player's official account is unlinked");
+    assert.equal((await home(player.token)).Premium, null);
+    assert.equal((await unlinkOf(player.username, admin.token)).status, 404);
+    const audited = await service.db
+      .selectFrom('audit_log')
+      .select(['iss', 'details'])
+      .where('action', '=', 'premium.unlink')
+      .where('details', 'like', `%${steve.name}%`)
+      .execute();
+    assert.deepEqual(
+      audited.map((row) => [row.iss, JSON.parse(row.details!).by]),
+      [[admin.username, 'admin']],
+    );
   });
 });

@@ -10,7 +10,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely, Transaction } from 'kysely';
 import type { Caller } from '../accounts/authenticate.ts';
-import { normalizeUuid } from '../accounts/identifiers.ts';
+import { normalizeUuid, userByIdentifier } from '../accounts/identifiers.ts';
 import { hashPassword } from '../accounts/passwords.ts';
 import { profileLimit } from '../accounts/profile.ts';
 import { insertProfile, usernameColumns } from '../accounts/profile-rows.ts';
@@ -29,12 +29,15 @@ import type { AccountProfiles } from '../profiles/service.ts';
 import { defaultSkin } from '../rendering/default-skin.ts';
 import { encodePng } from '../rendering/png.ts';
 import { openPng } from '../rendering/png-decode.ts';
+import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { FallbackSettings, ProfileSettings } from '../settings.ts';
+import { LEVELS } from '../shared/levels.ts';
 import type { RgbaImage } from '../skin/texture.ts';
 import { canonicalTexture } from '../textures/canonical.ts';
 import type { TextureLibrary } from '../textures/library.ts';
 import type { Wardrobe } from '../textures/wardrobe.ts';
 import { askSource } from './client.ts';
+import { PREMIUM_CHALLENGES_PER_ACCOUNT, PREMIUM_VERIFIES_PER_ACCOUNT } from './limits.ts';
 import type { FallbackSource } from './sources.ts';
 
 /** How long a challenge may be verified. */
@@ -88,6 +91,7 @@ export interface PremiumDeps {
   mailQueued: () => void;
   log: FastifyBaseLogger;
   refreshIntervalMs: number;
+  limiter: RateLimiter;
 }
 
 export class PremiumService {
@@ -140,6 +144,7 @@ export class PremiumService {
 
   /** A token for (account, source, name) and the skin that carries its hash: the account's current skin, or the default. */
   async challenge(caller: Caller, input: { name: string; source?: string }): Promise<{ token: string; skin: string; source: string }> {
+    await this.deps.limiter.take(PREMIUM_CHALLENGES_PER_ACCOUNT, String(caller.accountId));
     const source = await this.sourceOf(input.source);
     const name = checkOfficialName(input.name);
     const payload = base64url(
@@ -184,6 +189,7 @@ export class PremiumService {
    * the source (404 none) and the skin it wears now (400 not the challenge skin). Reads the source uncached.
    */
   private async prove(accountId: number, input: { name: string; token: string; source?: string }): Promise<Proven> {
+    await this.deps.limiter.take(PREMIUM_VERIFIES_PER_ACCOUNT, String(accountId));
     const source = await this.sourceOf(input.source);
     const name = checkOfficialName(input.name);
     const claims = this.tokenClaims(input.token);
@@ -411,14 +417,27 @@ export class PremiumService {
     }
   }
 
-  /** Ends the link at `source` (absent: the first source); the official textures it lent go with it. */
+  /** Ends the caller's link at `source` (absent: the first source); the official textures it lent go with it. */
   async unlink(acting: ActingAccount, sourceName: string | undefined): Promise<void> {
+    await this.endLink(acting, acting.accountId, sourceName);
+  }
+
+  /** An administrator ends a link of a player below their own level (the operator: of anyone), as unlink does. */
+  async unlinkFor(acting: Acting, identifier: string, sourceName: string | undefined): Promise<{ id: number }> {
+    const target = await userByIdentifier(this.deps.db, identifier);
+    const targetLevel = await levelOfUser(this.deps.db, target, this.deps.clock.now());
+    if (!acting.operator && (acting.level < LEVELS.admin || targetLevel >= acting.level)) throw forbidden('premium.belowOwnLevel');
+    await this.endLink(acting, target.id, sourceName);
+    return { id: target.id };
+  }
+
+  private async endLink(acting: Acting, userId: number, sourceName: string | undefined): Promise<void> {
     const source = await this.sourceOf(sourceName);
     await this.deps.library.releasing(async (trx) => {
       const link = await trx
         .selectFrom('premium_links')
         .selectAll()
-        .where('user_id', '=', acting.accountId)
+        .where('user_id', '=', userId)
         .where('source', '=', source.key)
         .executeTakeFirst();
       if (!link) throw notFound('premium.notLinked', { source: source.name });
@@ -426,8 +445,13 @@ export class PremiumService {
       await recordAudit(trx, this.deps.clock.now(), {
         actor: acting.actor,
         action: 'premium.unlink',
-        target: acting.accountId,
-        details: { source: source.name, uuid: link.premium_uuid, name: link.premium_name },
+        target: userId,
+        details: {
+          source: source.name,
+          uuid: link.premium_uuid,
+          name: link.premium_name,
+          ...(acting.accountId !== userId && { by: acting.operator ? 'operator' : 'admin' }),
+        },
       });
       return { result: null, released: [link.skin_digest, link.cape_digest].filter((digest): digest is string => digest !== null) };
     });

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
+import { USER_IDENTIFIER_PARAMS } from '../http/shapes/user-identifier.ts';
 import { SKIN_EXAMPLE, SKIN_RECORD_SCHEMA } from '../http/shapes/skin-record.ts';
 import type { PremiumService } from './premium.ts';
 
@@ -26,6 +27,7 @@ const TOKEN_EXAMPLE = 'eyJ1IjoxLCJzIjoibW9qYW5nIiwibiI6Im5vdGNoIiwiZSI6MTc2NDk5N
 const CHALLENGE_MADE = message('premium.challengeMade');
 const LINKED = message('premium.linked');
 const UNLINKED = message('premium.unlinked');
+const UNLINKED_FOR = message('premium.unlinkedFor');
 const PROFILE_MADE = message('premium.profileMade');
 const SKIN_IMPORTED = message('premium.skinImported');
 
@@ -70,7 +72,8 @@ export function premiumRoutes(fastify: FastifyInstance, premium: PremiumService)
       schema: {
         summary:
           'Begin linking an official account: a token (valid one hour) and a challenge skin (a data: URL of a PNG: your ' +
-          'current skin, or the default, with a strip of pixels that encodes a keyed hash of the name and the token) to wear on that account',
+          'current skin, or the default, with a strip of pixels that encodes a keyed hash of the name and the token) to wear on that account ' +
+          '(429: too many challenges by this account, 30 in 15 minutes)',
         tags,
         body: {
           type: 'object',
@@ -88,7 +91,7 @@ export function premiumRoutes(fastify: FastifyInstance, premium: PremiumService)
             },
             ok({ token: TOKEN_EXAMPLE, skin: 'data:image/png;base64,iVBORw0KGgo…', source: 'Mojang' }, CHALLENGE_MADE),
           ),
-          ...errorResponses(400),
+          ...errorResponses(400, 429),
         },
       },
     },
@@ -104,7 +107,8 @@ export function premiumRoutes(fastify: FastifyInstance, premium: PremiumService)
           "Finish linking: the source's profile and skin of that account are read, uncached, and compared with the challenge " +
           '(400 a wrong or expired token, another name or a skin that is not the challenge; 404 no such account there; 409 ' +
           'a link at this source already, or that account linked to another account here; 503 the source does not answer). ' +
-          'With PREMIUM_RECLAIM a profile here of another account holding that name passes to the caller, its owner mailed',
+          'With PREMIUM_RECLAIM a profile here of another account holding that name passes to the caller, its owner mailed. ' +
+          '429: too many checks by this account (10 in 15 minutes), counted before the source is asked',
         tags,
         body: {
           type: 'object',
@@ -113,7 +117,7 @@ export function premiumRoutes(fastify: FastifyInstance, premium: PremiumService)
           properties: { name, token, source },
           examples: [{ name: 'Notch', token: TOKEN_EXAMPLE, source: 'Mojang' }],
         },
-        response: { 200: envelopeSchema(link, ok(LINK_EXAMPLE, LINKED)), ...errorResponses(400, 404, 409, 503) },
+        response: { 200: envelopeSchema(link, ok(LINK_EXAMPLE, LINKED)), ...errorResponses(400, 404, 409, 429, 503) },
       },
     },
     async (request) => ok(await premium.verify(callerOf(request), request.body), LINKED),
@@ -134,6 +138,30 @@ export function premiumRoutes(fastify: FastifyInstance, premium: PremiumService)
       await premium.unlink(callerOf(request), request.query.source);
       return ok({}, UNLINKED);
     },
+  );
+
+  app.delete(
+    '/api/admin/user/:identifier/premium',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary:
+          "Unlink a player's official account of a source (query source; absent: the first, Mojang), as the player's own unlink " +
+          'does; only for players below your own level',
+        description: "Audited as premium.unlink. The player's linked accounts are in GET /api/admin/user/{identifier} (PremiumLinks).",
+        tags: ['admin', 'premium'],
+        params: USER_IDENTIFIER_PARAMS,
+        querystring: { type: 'object', additionalProperties: false, properties: { source } },
+        response: {
+          200: envelopeSchema(
+            { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'integer' } } },
+            ok({ id: 7 }, UNLINKED_FOR),
+          ),
+          ...errorResponses(400, 403, 404),
+        },
+      },
+    },
+    async (request) => ok(await premium.unlinkFor(callerOf(request), request.params.identifier, request.query.source), UNLINKED_FOR),
   );
 
   app.post(

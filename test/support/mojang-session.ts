@@ -2,7 +2,9 @@
 // "Mojang API" and "Protocol Encryption"): GET /session/minecraft/hasJoined?username&serverId[&ip] answers 200 with
 // the signed profile when that player joined that server id (else 204), GET /session/minecraft/profile/{id}
 // [?unsigned=false] answers the profile (signed only with unsigned=false; 204 unknown), POST /profiles/minecraft takes
-// at most 10 names and answers [{id, name}]. It signs with a key of its own, never Mojang's. Tests add players and
+// at most 10 names and answers [{id, name}], and POST /session/minecraft/join {accessToken, selectedProfile, serverId}
+// records a join (204) for a player given an `accessToken`, as the game client's join before an online-mode login
+// (403 ForbiddenOperationException for another token). It signs with a key of its own, never Mojang's. Tests add players and
 // joins, count the requests, and make it stop answering (`hang`), as a source down or far too slow would. A player
 // given a `skin` (PNG bytes, as the player would upload it at minecraft.net) wears it: the profile's texture URL is
 // then served by the stand-in itself at http://{texturesHost}:{port}/texture/{sha-256}, as textures.minecraft.net does.
@@ -16,6 +18,8 @@ export interface StandInPlayer {
   /** The skin worn, PNG bytes; absent: a texture URL on textures.minecraft.test that nothing serves. */
   skin?: Buffer;
   slim?: boolean;
+  /** The token the player's launcher holds: with it, the player joins servers (POST /session/minecraft/join). */
+  accessToken?: string;
 }
 
 export interface MojangStandIn {
@@ -101,10 +105,16 @@ export async function startMojangStandIn(options: { texturesHost?: string } = {}
       const player = standIn.players.find((candidate) => candidate.id === profileMatch[1]);
       return player ? send(response, 200, profile(player, url.searchParams.get('unsigned') === 'false')) : send(response, 204);
     }
+    if (request.method === 'POST' && url.pathname === '/session/minecraft/join') {
+      const join = (await bodyOf(request)) as { accessToken?: string; selectedProfile?: string; serverId?: string };
+      const player = standIn.players.find((candidate) => candidate.id === join.selectedProfile);
+      if (!player?.accessToken || player.accessToken !== join.accessToken || typeof join.serverId !== 'string')
+        return send(response, 403, { error: 'ForbiddenOperationException', errorMessage: 'Invalid token.' });
+      standIn.joins.set(`${player.name}\u0000${join.serverId}`, request.socket.remoteAddress ?? '');
+      return send(response, 204);
+    }
     if (request.method === 'POST' && url.pathname === '/profiles/minecraft') {
-      const chunks: Buffer[] = [];
-      for await (const chunk of request) chunks.push(chunk as Buffer);
-      const names = JSON.parse(Buffer.concat(chunks).toString()) as string[];
+      const names = (await bodyOf(request)) as string[];
       if (!Array.isArray(names) || names.length > 10)
         return send(response, 400, {
           error: 'IllegalArgumentException',
@@ -120,6 +130,11 @@ export async function startMojangStandIn(options: { texturesHost?: string } = {}
       );
     }
     send(response, 404, { error: 'Not Found', errorMessage: 'The server has not found anything matching the request URI' });
+  };
+  const bodyOf = async (request: IncomingMessage): Promise<unknown> => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    return JSON.parse(Buffer.concat(chunks).toString());
   };
   const server = createServer((request, response) => void handle(request, response));
   server.on('connection', (socket) => {

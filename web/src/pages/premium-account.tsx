@@ -3,17 +3,16 @@
 // wear it at the source, verify, then put your own skin back. Shown only while the service offers the link.
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, type UserDetail } from '../api.ts';
-import { Field, Form } from '../components.tsx';
+import { Field, Form, useAction } from '../components.tsx';
+import { Confirmation } from '../editing.tsx';
 import { t } from '../i18n.ts';
 
 type Link = UserDetail['PremiumLinks'][number];
 type Challenge = { token: string; skin: string; source: string; name: string };
 
-export function PremiumLinks(props: { profile: UserDetail; onChange: () => Promise<void> }) {
+/** The sources one may link an account of; [] while the service offers no link (MOJANG_FALLBACK off), null before. */
+function usePremiumSources(): string[] | null {
   const [sources, setSources] = useState<string[] | null>(null);
-  const [challenge, setChallenge] = useState<Challenge | null>(null);
-  const [linked, setLinked] = useState<Link | null>(null);
-  const [note, setNote] = useState<string | null>(null);
   useEffect(() => {
     api.get<{ sources: string[] }>('/api/home/premium').then(
       (reply) => setSources(reply.data.sources),
@@ -21,21 +20,19 @@ export function PremiumLinks(props: { profile: UserDetail; onChange: () => Promi
       (error) => setSources(error instanceof ApiError && error.status === 404 ? [] : null),
     );
   }, []);
+  return sources;
+}
+
+export function PremiumLinks(props: { profile: UserDetail; onChange: () => Promise<void> }) {
+  const sources = usePremiumSources();
+  const [linked, setLinked] = useState<Link | null>(null);
+  const [note, setNote] = useState<string | null>(null);
   if (!sources || sources.length === 0) return null;
   const links = props.profile.PremiumLinks;
   const free = sources.filter((source) => !links.some((link) => link.source === source));
 
-  const begin = async (fields: Record<string, string>) => {
-    const source = fields.source ?? free[0]!;
-    const reply = await api.post<Omit<Challenge, 'name'>>('/api/home/premium/challenge', { name: fields.name, source });
-    setLinked(null);
-    setNote(null);
-    setChallenge({ ...reply.data, name: fields.name! });
-  };
-  const verify = async () => {
-    const current = challenge!;
+  const verify = async (current: Challenge) => {
     const reply = await api.post<Link>('/api/home/premium/verify', { name: current.name, token: current.token, source: current.source });
-    setChallenge(null);
     setLinked(reply.data);
     await props.onChange();
   };
@@ -82,46 +79,69 @@ export function PremiumLinks(props: { profile: UserDetail; onChange: () => Promi
           {t('premium.linkedNow', { name: linked.name, source: linked.source })} {t('premium.putBack', { source: linked.source })}
         </p>
       )}
-      {challenge ? (
-        <div>
-          <ol>
-            <li>
-              <a href={challenge.skin} download={`challenge-${challenge.name}.png`}>
-                {t('premium.download')}
-              </a>
-            </li>
-            <li>{t('premium.wear', { name: challenge.name, source: challenge.source })}</li>
-            <li>{t('premium.verifyStep')}</li>
-            <li>{t('premium.putBack', { source: challenge.source })}</li>
-          </ol>
-          <Form submitLabel={t('premium.verify')} submit={verify}>
-            <p class="muted">{t('premium.expires')}</p>
-          </Form>
-          <button type="button" class="secondary" onClick={() => setChallenge(null)}>
-            {t('common.cancel')}
-          </button>
-        </div>
-      ) : (
-        free.length > 0 && (
-          <Form submitLabel={t('premium.begin')} submit={begin}>
-            {free.length > 1 && (
-              <label>
-                {t('premium.source')}
-                <select name="source">
-                  {free.map((source) => (
-                    <option key={source} value={source}>
-                      {source}
-                    </option>
-                  ))}
-                </select>
-              </label>
-            )}
-            <Field label={t('premium.name')} name="name" required autocomplete="off" />
-          </Form>
-        )
+      {free.length > 0 && (
+        <ChallengeWalk
+          sources={free}
+          onBegin={() => {
+            setLinked(null);
+            setNote(null);
+          }}
+          onVerify={verify}
+        />
       )}
       {note && <p role="status">{note}</p>}
     </section>
+  );
+}
+
+/**
+ * The admin console's user editor: the player's linked official accounts (shown while the service offers the link, or
+ * while any is left), each with an unlink, after a confirmation, for an admin above the player's level.
+ */
+export function AdminPremiumLinks(props: {
+  userId: number;
+  name: string;
+  links: Link[];
+  mayUnlink: boolean;
+  onChanged: () => Promise<void>;
+}) {
+  const sources = usePremiumSources();
+  const [asking, setAsking] = useState<Link | null>(null);
+  const action = useAction();
+  const unlink = (link: Link) =>
+    action.run(async () => {
+      setAsking(null);
+      await api.delete(`/api/admin/user/${props.userId}/premium?source=${encodeURIComponent(link.source)}`);
+      await props.onChanged();
+      return t('admin:premium.unlinked', { premium: link.name, source: link.source, name: props.name });
+    });
+  if (props.links.length === 0 && !sources?.length) return null;
+  return (
+    <div role="group" aria-labelledby="user-premium-heading">
+      <h3 id="user-premium-heading">{t('admin:premium.title')}</h3>
+      {props.links.length === 0 ? (
+        <p class="muted">{t('admin:premium.none')}</p>
+      ) : (
+        <ul class="items">
+          {props.links.map((link) => (
+            <li key={link.source}>
+              {t('admin:premium.linked', { name: link.name, source: link.source, uuid: link.uuid })}
+              {props.mayUnlink && (
+                <button type="button" class="secondary small" disabled={asking !== null || action.busy} onClick={() => setAsking(link)}>
+                  {t('admin:premium.unlink')}
+                </button>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {asking && (
+        <Confirmation confirmLabel={t('admin:premium.unlink')} onConfirm={() => void unlink(asking)} onCancel={() => setAsking(null)}>
+          {t('admin:premium.question', { premium: asking.name, source: asking.source, name: props.name })}
+        </Confirmation>
+      )}
+      <div aria-live="polite">{action.outcome}</div>
+    </div>
   );
 }
 
@@ -131,7 +151,6 @@ export function PremiumLinks(props: { profile: UserDetail; onChange: () => Promi
  */
 export function PremiumJoin(props: { onDone: (next: string | null) => void }) {
   const [sources, setSources] = useState<string[] | null>(null);
-  const [challenge, setChallenge] = useState<Challenge | null>(null);
   useEffect(() => {
     api.get<{ sources: string[]; import: boolean }>('/api/home/premium').then(
       (reply) => setSources(reply.data.import ? reply.data.sources : null),
@@ -143,56 +162,72 @@ export function PremiumJoin(props: { onDone: (next: string | null) => void }) {
     <details class="card">
       <summary>{t('premium.join')}</summary>
       <p class="muted">{t('premium.joinText')}</p>
-      {challenge ? (
-        <div>
-          <ol>
-            <li>
-              <a href={challenge.skin} download={`challenge-${challenge.name}.png`}>
-                {t('premium.download')}
-              </a>
-            </li>
-            <li>{t('premium.wear', { name: challenge.name, source: challenge.source })}</li>
-            <li>{t('premium.verifyStep')}</li>
-            <li>{t('premium.putBack', { source: challenge.source })}</li>
-          </ol>
-          <Form
-            submitLabel={t('premium.verify')}
-            submit={async () => {
-              const premium = { name: challenge.name, token: challenge.token, source: challenge.source };
-              const reply = await api.post('/api/home/registerfinish', { premium });
-              props.onDone(reply.url);
-            }}
-          >
-            <p class="muted">{t('premium.expires')}</p>
-          </Form>
-          <button type="button" class="secondary" onClick={() => setChallenge(null)}>
-            {t('common.cancel')}
-          </button>
-        </div>
-      ) : (
-        <Form
-          submitLabel={t('premium.begin')}
-          submit={async (fields) => {
-            const source = fields.source ?? sources[0]!;
-            const reply = await api.post<Omit<Challenge, 'name'>>('/api/home/premium/challenge', { name: fields.name, source });
-            setChallenge({ ...reply.data, name: fields.name! });
-          }}
-        >
-          {sources.length > 1 && (
-            <label>
-              {t('premium.source')}
-              <select name="source">
-                {sources.map((source) => (
-                  <option key={source} value={source}>
-                    {source}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
-          <Field label={t('premium.name')} name="name" required autocomplete="off" />
-        </Form>
-      )}
+      <ChallengeWalk
+        sources={sources}
+        onVerify={async (challenge) => {
+          const premium = { name: challenge.name, token: challenge.token, source: challenge.source };
+          const reply = await api.post('/api/home/registerfinish', { premium });
+          props.onDone(reply.url);
+        }}
+      />
     </details>
+  );
+}
+
+/**
+ * The walk both share: name the account (and its source, when several are offered), download the challenge skin, wear
+ * it there, then verify (`onVerify`: the profile's link, or registration's step 3); cancel starts again.
+ */
+function ChallengeWalk(props: { sources: string[]; onBegin?: () => void; onVerify: (challenge: Challenge) => Promise<void> }) {
+  const [challenge, setChallenge] = useState<Challenge | null>(null);
+  const begin = async (fields: Record<string, string>) => {
+    const source = fields.source ?? props.sources[0]!;
+    const reply = await api.post<Omit<Challenge, 'name'>>('/api/home/premium/challenge', { name: fields.name, source });
+    props.onBegin?.();
+    setChallenge({ ...reply.data, name: fields.name! });
+  };
+  if (!challenge)
+    return (
+      <Form submitLabel={t('premium.begin')} submit={begin}>
+        {props.sources.length > 1 && (
+          <label>
+            {t('premium.source')}
+            <select name="source">
+              {props.sources.map((source) => (
+                <option key={source} value={source}>
+                  {source}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        <Field label={t('premium.name')} name="name" required autocomplete="off" />
+      </Form>
+    );
+  return (
+    <div>
+      <ol>
+        <li>
+          <a href={challenge.skin} download={`challenge-${challenge.name}.png`}>
+            {t('premium.download')}
+          </a>
+        </li>
+        <li>{t('premium.wear', { name: challenge.name, source: challenge.source })}</li>
+        <li>{t('premium.verifyStep')}</li>
+        <li>{t('premium.putBack', { source: challenge.source })}</li>
+      </ol>
+      <Form
+        submitLabel={t('premium.verify')}
+        submit={async () => {
+          await props.onVerify(challenge);
+          setChallenge(null);
+        }}
+      >
+        <p class="muted">{t('premium.expires')}</p>
+      </Form>
+      <button type="button" class="secondary" onClick={() => setChallenge(null)}>
+        {t('common.cancel')}
+      </button>
+    </div>
   );
 }

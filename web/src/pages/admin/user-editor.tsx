@@ -1,5 +1,6 @@
 // One user: their standing (ban and unban), the fields an admin may change, the permission level, role grants with
-// revoke, their game profiles, the capes they own, their skins (with the moderation delete) and their hardware.
+// revoke, their linked official accounts, their game profiles, the capes they own, their skins (with the moderation
+// delete) and their hardware.
 import { useEffect, useState } from 'preact/hooks';
 import { api, type SkinRecord, type UserDetail } from '../../api.ts';
 import { LEVELS } from '../../../../src/shared/levels.ts';
@@ -11,6 +12,7 @@ import { AdminDiscordLink } from '../discord-account.tsx';
 import { AdminIdentities } from '../oidc.tsx';
 import { AdminTwoFactor } from '../two-factor-settings.tsx';
 import { AdminPasskeys } from '../passkeys.tsx';
+import { AdminPremiumLinks } from '../premium-account.tsx';
 import { HardwareList, useHardwareShown } from './hardware.tsx';
 import { UserProfiles } from './profiles.tsx';
 import { fieldOf, plainMessage } from './names.tsx';
@@ -161,6 +163,13 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
         onChanged={reload}
       />
       <AdminIdentities identities={user.Identities ?? []} />
+      <AdminPremiumLinks
+        userId={user.Id}
+        name={name}
+        links={user.PremiumLinks ?? []}
+        mayUnlink={canEdit && props.level > user.PermLvl && props.level >= LEVELS.admin}
+        onChanged={reload}
+      />
       <AdminTwoFactor
         userId={user.Id}
         name={name}
