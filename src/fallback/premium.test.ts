@@ -20,7 +20,8 @@ import { until } from '../../test/support/wait.ts';
 import { codeIn, mailTo } from '../../test/support/smtp.ts';
 import { DEFAULT_PROFILE_SETTINGS } from '../settings.ts';
 import { PREMIUM_CHALLENGES_PER_ACCOUNT, PREMIUM_VERIFIES_PER_ACCOUNT } from './limits.ts';
-import { CHALLENGE_TTL_MS, STRIP } from './premium.ts';
+import { STRIP } from './challenge-skin.ts';
+import { CHALLENGE_TTL_MS } from './premium.ts';
 
 const API = '/api/yggdrasil';
 const CACHE_TTL_SECONDS = 600;

@@ -5,10 +5,11 @@
 // linked account per source per account, one account here per linked account. With PREMIUM_RECLAIM a profile here
 // holding the official name passes to the linking account; with PREMIUM_IMPORT registration's step 3 makes the first
 // profile with the official name and UUID. MOJANG_FALLBACK=skins: a linked profile that wears no skin (or no cape)
-// here wears the official one, read again every MOJANG_CACHE_TTL by a background loop and stored as a texture.
+// here wears the official one, read again every MOJANG_CACHE_TTL by a background loop (official-textures.ts). The
+// strip's pixels are drawn and read in challenge-skin.ts.
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Kysely, Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Caller } from '../accounts/authenticate.ts';
 import { normalizeUuid, userByIdentifier } from '../accounts/identifiers.ts';
 import { hashPassword } from '../accounts/passwords.ts';
@@ -19,7 +20,6 @@ import { levelOfUser } from '../accounts/standing.ts';
 import type { Acting, ActingAccount } from '../audit/acting.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { BackgroundLoop } from '../background-loop.ts';
-import type { Clock } from '../clock.ts';
 import { isUniqueViolation } from '../database/dialect.ts';
 import type { Database } from '../database/schema.ts';
 import { ApiError, badRequest, conflict, forbidden, message, notFound } from '../http/envelope.ts';
@@ -28,39 +28,31 @@ import { premiumReclaimedMessage } from '../mail/templates.ts';
 import type { AccountProfiles } from '../profiles/service.ts';
 import { defaultSkin } from '../rendering/default-skin.ts';
 import { encodePng } from '../rendering/png.ts';
-import { openPng } from '../rendering/png-decode.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
-import type { FallbackSettings, ProfileSettings } from '../settings.ts';
+import type { ProfileSettings } from '../settings.ts';
 import { LEVELS } from '../shared/levels.ts';
 import type { RgbaImage } from '../skin/texture.ts';
-import { canonicalTexture } from '../textures/canonical.ts';
-import type { TextureLibrary } from '../textures/library.ts';
 import type { Wardrobe } from '../textures/wardrobe.ts';
 import { askSource } from './client.ts';
+import { carries, decodeSkin, STRIP_BYTES, stamped } from './challenge-skin.ts';
 import { PREMIUM_CHALLENGES_PER_ACCOUNT, PREMIUM_VERIFIES_PER_ACCOUNT } from './limits.ts';
+import {
+  officialTextures,
+  refreshStaleLinks,
+  SOURCE_TIMEOUT_MS,
+  type OfficialTextureDeps,
+  type OfficialTextures,
+} from './official-textures.ts';
 import type { FallbackSource } from './sources.ts';
 
 /** How long a challenge may be verified. */
 export const CHALLENGE_TTL_MS = 60 * 60 * 1000;
-/** The strip that carries the hash: x 40-47, y 9-10 (the hat layer's front, as Drasl's), 16 opaque pixels of RGB. */
-export const STRIP = { x: 40, y: 9, width: 8, height: 2 } as const;
-const STRIP_BYTES = STRIP.width * STRIP.height * 3;
-/** A source that does not answer within this counts as unavailable (the player tries again). */
-const VERIFY_TIMEOUT_MS = 5_000;
-/** How many links the background loop reads again in one pass. */
-const REFRESH_BATCH = 20;
 
 /** A linked official account as GET /api/home shows it. */
 export interface PremiumLink {
   uuid: string;
   name: string;
   source: string;
-}
-
-/** What a source says an account wears now. */
-interface OfficialTextures {
-  skin: { png: Buffer; slim: boolean } | null;
-  cape: { png: Buffer } | null;
 }
 
 interface Proven {
@@ -73,21 +65,12 @@ interface Proven {
 
 const base64url = (bytes: Buffer) => bytes.toString('base64url');
 
-export interface PremiumDeps {
-  db: Kysely<Database>;
-  clock: Clock;
-  settings: FallbackSettings;
-  sources: FallbackSource[];
+export interface PremiumDeps extends OfficialTextureDeps {
   /** JWT_SECRET: the challenge keys are derived from it. */
   secret: string;
-  library: TextureLibrary;
   wardrobe: Wardrobe;
   profiles: AccountProfiles;
   profileSettings: ProfileSettings;
-  maxTextureBytes: number;
-  maxSkinWidth: number;
-  /** Told after a change to what a profile wears (cached images resolve it anew). */
-  texturesChanged: () => void;
   mailQueued: () => void;
   log: FastifyBaseLogger;
   refreshIntervalMs: number;
@@ -102,7 +85,7 @@ export class PremiumService {
   constructor(private readonly deps: PremiumDeps) {
     this.tokenKey = createHash('sha256').update(`premium-challenge-token\u0000${deps.secret}`).digest();
     this.stripKey = createHash('sha256').update(`premium-challenge-skin\u0000${deps.secret}`).digest();
-    this.loop = new BackgroundLoop('premium textures', () => this.refreshStale(), deps.refreshIntervalMs, deps.log);
+    this.loop = new BackgroundLoop('premium textures', () => refreshStaleLinks(this.deps), deps.refreshIntervalMs, deps.log);
   }
 
   /** PREMIUM_IMPORT: registration's step 3 may join with an existing account. */
@@ -197,7 +180,7 @@ export class PremiumService {
     if (claims.n !== usernameKey(name)) throw badRequest('premium.otherName', { field: 'name' });
     if (claims.e <= this.deps.clock.now()) throw badRequest('premium.expired', { field: 'token' });
     await source.readMetadata();
-    const signal = AbortSignal.timeout(VERIFY_TIMEOUT_MS);
+    const signal = AbortSignal.timeout(SOURCE_TIMEOUT_MS);
     const looked = await askSource(source.lookupUrl, signal, [name]);
     if (!looked || (looked.status !== 200 && looked.status !== 204 && looked.status !== 404))
       throw new ApiError(503, message('premium.sourceUnavailable', { source: source.name }));
@@ -208,7 +191,7 @@ export class PremiumService {
       : undefined;
     const uuid = ref ? normalizeUuid(ref.id as string) : null;
     if (!ref || !uuid) throw notFound('premium.noSuchAccount', { name, source: source.name });
-    const textures = await this.officialTextures(source, uuid, signal);
+    const textures = await officialTextures(source, uuid, signal, this.deps.maxTextureBytes);
     if (textures === null) throw new ApiError(503, message('premium.sourceUnavailable', { source: source.name }));
     const expected = this.stripOf(name, input.token);
     const worn = textures.skin ? await decodeSkin(textures.skin.png, this.deps.maxSkinWidth) : null;
@@ -227,55 +210,6 @@ export class PremiumService {
       if (typeof claims?.u !== 'number' || typeof claims.s !== 'string' || typeof claims.n !== 'string' || typeof claims.e !== 'number')
         return null;
       return claims;
-    } catch {
-      return null;
-    }
-  }
-
-  /**
-   * The account's profile at the source (unsigned, uncached) and the textures it names, each fetched only from the
-   * source's texture hosts and at most MAX_TEXTURE_BYTES. null: the source did not answer; an account without a skin
-   * (or a URL on another host) has `skin: null`.
-   */
-  private async officialTextures(source: FallbackSource, uuid: string, signal: AbortSignal): Promise<OfficialTextures | null> {
-    const answer = await askSource(`${source.sessionBase}profile/${uuid.replace(/-/g, '')}`, signal);
-    if (!answer) return null;
-    if (answer.status !== 200) return { skin: null, cape: null };
-    const property = ((answer.body as { properties?: { name?: unknown; value?: unknown }[] })?.properties ?? []).find(
-      (candidate) => candidate?.name === 'textures' && typeof candidate.value === 'string',
-    );
-    let textures: { SKIN?: { url?: unknown; metadata?: { model?: unknown } }; CAPE?: { url?: unknown } } = {};
-    try {
-      textures = property ? (JSON.parse(Buffer.from(property.value as string, 'base64').toString('utf8')).textures ?? {}) : {};
-    } catch {
-      textures = {};
-    }
-    const fetchTexture = async (url: unknown) =>
-      typeof url === 'string' && source.servesTexturesFrom(url) ? await this.download(url, signal) : null;
-    const skinPng = await fetchTexture(textures.SKIN?.url);
-    const capePng = await fetchTexture(textures.CAPE?.url);
-    return {
-      skin: skinPng ? { png: skinPng, slim: textures.SKIN?.metadata?.model === 'slim' } : null,
-      cape: capePng ? { png: capePng } : null,
-    };
-  }
-
-  /** A texture's bytes, bounded by MAX_TEXTURE_BYTES; null when it cannot be had. */
-  private async download(url: string, signal: AbortSignal): Promise<Buffer | null> {
-    try {
-      const response = await fetch(url, { redirect: 'error', signal });
-      if (response.status !== 200 || !response.body) {
-        await response.body?.cancel();
-        return null;
-      }
-      const chunks: Uint8Array[] = [];
-      let bytes = 0;
-      for await (const chunk of response.body) {
-        bytes += chunk.byteLength;
-        if (bytes > this.deps.maxTextureBytes) return null;
-        chunks.push(chunk);
-      }
-      return Buffer.concat(chunks);
     } catch {
       return null;
     }
@@ -487,7 +421,7 @@ export class PremiumService {
       .executeTakeFirst();
     if (!link) throw notFound('premium.notLinked', { source: source.name });
     await source.readMetadata();
-    const textures = await this.officialTextures(source, link.premium_uuid, AbortSignal.timeout(VERIFY_TIMEOUT_MS));
+    const textures = await officialTextures(source, link.premium_uuid, AbortSignal.timeout(SOURCE_TIMEOUT_MS), this.deps.maxTextureBytes);
     if (!textures) throw new ApiError(503, message('premium.sourceUnavailable', { source: source.name }));
     if (!textures.skin) throw notFound('premium.noOfficialSkin', { source: source.name });
     return this.deps.wardrobe.uploadSkin(caller, {
@@ -644,58 +578,6 @@ export class PremiumService {
 
   // ---- MOJANG_FALLBACK=skins: the official textures of linked profiles ----
 
-  /** Reads again the official textures of links last read more than MOJANG_CACHE_TTL ago, a batch at a time. */
-  async refreshStale(): Promise<void> {
-    const now = this.deps.clock.now();
-    const stale = await this.deps.db
-      .selectFrom('premium_links')
-      .select(['id', 'source', 'premium_uuid', 'skin_digest', 'cape_digest'])
-      .where('profile_id', 'is not', null)
-      .where('textures_at', '<=', now - this.deps.settings.cacheTtlSeconds * 1000)
-      .orderBy('textures_at')
-      .limit(REFRESH_BATCH)
-      .execute();
-    let changed = false;
-    for (const link of stale) {
-      const source = this.deps.sources.find((candidate) => candidate.key === link.source);
-      if (!source) continue;
-      await source.readMetadata();
-      const textures = await this.officialTextures(source, link.premium_uuid, AbortSignal.timeout(VERIFY_TIMEOUT_MS));
-      if (!textures) continue;
-      let skin = textures.skin ? await canonicalOrNull(textures.skin.png, 'skin', this.deps.maxSkinWidth) : null;
-      let cape = textures.cape ? await canonicalOrNull(textures.cape.png, 'cape', this.deps.maxSkinWidth) : null;
-      const fresh = [skin, cape].filter((texture) => texture !== null);
-      const write = async (trx: Transaction<Database>) => {
-        await trx
-          .updateTable('premium_links')
-          .set({
-            skin_digest: skin?.digest ?? null,
-            skin_slim: textures.skin?.slim ? 1 : 0,
-            cape_digest: cape?.digest ?? null,
-            textures_at: this.deps.clock.now(),
-          })
-          .where('id', '=', link.id)
-          .execute();
-      };
-      // A picture admins blocked is not worn: the link lends nothing until the official one changes.
-      const stored = await this.deps.library.withTextures(fresh, write).then(
-        () => true,
-        () => false,
-      );
-      if (!stored) {
-        skin = null;
-        cape = null;
-        await this.deps.db.transaction().execute(write);
-      }
-      const released = [link.skin_digest, link.cape_digest].filter(
-        (digest): digest is string => digest !== null && digest !== skin?.digest && digest !== cape?.digest,
-      );
-      if (released.length > 0) await this.deps.library.releasing(async () => ({ result: null, released }));
-      changed ||= link.skin_digest !== (skin?.digest ?? null) || link.cape_digest !== (cape?.digest ?? null);
-    }
-    if (changed) this.deps.texturesChanged();
-  }
-
   /** Asks the loop for a pass now (tests, and after a link). */
   wake(): void {
     this.loop.wake();
@@ -707,55 +589,4 @@ function checkOfficialName(value: string): string {
   const name = value.trim();
   if (!/^[A-Za-z0-9_]{1,16}$/.test(name)) throw badRequest('premium.nameRule', { field: 'name' });
   return name;
-}
-
-/** A copy of `template` (64x64) with the strip's pixels set to the bytes, opaque. */
-function stamped(template: RgbaImage, bytes: Buffer): RgbaImage {
-  const data = new Uint8Array(template.data);
-  for (let index = 0; index < STRIP.width * STRIP.height; index += 1) {
-    const x = STRIP.x + (index % STRIP.width);
-    const y = STRIP.y + Math.floor(index / STRIP.width);
-    const at = (y * template.width + x) * 4;
-    data[at] = bytes[index * 3]!;
-    data[at + 1] = bytes[index * 3 + 1]!;
-    data[at + 2] = bytes[index * 3 + 2]!;
-    data[at + 3] = 255;
-  }
-  return { width: template.width, height: template.height, data };
-}
-
-/** Whether a skin (64x64) carries the strip. */
-function carries(image: RgbaImage, bytes: Buffer): boolean {
-  if (image.width !== 64 || image.height !== 64) return false;
-  for (let index = 0; index < STRIP.width * STRIP.height; index += 1) {
-    const x = STRIP.x + (index % STRIP.width);
-    const y = STRIP.y + Math.floor(index / STRIP.width);
-    const at = (y * image.width + x) * 4;
-    if (
-      image.data[at] !== bytes[index * 3] ||
-      image.data[at + 1] !== bytes[index * 3 + 1] ||
-      image.data[at + 2] !== bytes[index * 3 + 2] ||
-      image.data[at + 3] !== 255
-    )
-      return false;
-  }
-  return true;
-}
-
-async function decodeSkin(png: Buffer, maxWidth: number): Promise<RgbaImage | null> {
-  try {
-    const file = openPng(png);
-    if (file.header.width > maxWidth || file.header.height > maxWidth) return null;
-    return await file.decode();
-  } catch {
-    return null;
-  }
-}
-
-async function canonicalOrNull(png: Buffer, kind: 'skin' | 'cape', maxWidth: number) {
-  try {
-    return await canonicalTexture(png, kind, maxWidth);
-  } catch {
-    return null;
-  }
 }
