@@ -425,7 +425,7 @@ async function assemble(app: FastifyInstance, settings: Settings, options: AppOp
     : null;
   if (friends) friendsHomeRoutes(app, friends);
   // Forced renames and blocked skins, and the reports from the game (contract section 24).
-  const forcedActions = new ForcedActions(db, clock);
+  const forcedActions = new ForcedActions(db, clock, () => images.forgetResolutions());
   forcedActionRoutes(app, forcedActions);
   const gameReports = new GameReports(db, clock, players, bans, forcedActions, () => mailWorker.wake());
   gameReportAdminRoutes(app, gameReports);

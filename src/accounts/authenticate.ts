@@ -13,7 +13,7 @@ import { bearerToken } from '../http/secrets.ts';
 import type { SessionKind } from '../sessions/kinds.ts';
 import { webSessionQuery } from '../sessions/lookup.ts';
 import { holdingsColumn, holdingsFromColumn, type Holding } from './profile.ts';
-import { effectiveLevel, LEVELS, STANDING_MESSAGES, standingProblem, accountPerms } from './standing.ts';
+import { effectiveLevel, LEVELS, standingProblem, accountPerms, standingRefusal } from './standing.ts';
 import type { Tokens } from './tokens.ts';
 
 /**
@@ -152,7 +152,7 @@ export function installAuthentication(
     const { username, mail_verify, mail_verification } = caller.user;
     const facts = { username, mail_verify, mail_verification, level: caller.level };
     const problem = standingProblem(facts, access === 'registering' ? ['unverified', 'unfinished'] : []);
-    if (problem) throw forbidden(STANDING_MESSAGES[problem]);
+    if (problem) throw new ApiError(403, await standingRefusal(db, caller.user, problem, clock.now()));
     if (access !== 'registering' && caller.level < LEVELS[access]) {
       throw forbidden('accounts.levelNeeded', { level: LEVELS[access], name: access });
     }

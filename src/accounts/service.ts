@@ -4,7 +4,7 @@ import { actorOf, recordAudit, type AuditActor } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
 import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { CodePurpose, Database, UserRow } from '../database/schema.ts';
-import { badRequest, conflict, forbidden, totpRequired, unauthorized } from '../http/envelope.ts';
+import { ApiError, badRequest, conflict, forbidden, totpRequired, unauthorized } from '../http/envelope.ts';
 import type { AccountSession } from '../http/shapes/account-session.ts';
 import type { Params } from '../i18n/i18n.ts';
 import { DEFAULT_LANGUAGE, type Language } from '../i18n/languages.ts';
@@ -22,7 +22,7 @@ import type { LoginFailures } from './login-failures.ts';
 import { hashPassword } from './passwords.ts';
 import { insertProfile, newProfileUuid, usernameColumns } from './profile-rows.ts';
 import { anotherOwnerExists } from './levels.ts';
-import { LEVELS, STANDING_MESSAGES, standingProblem, accountPerms } from './standing.ts';
+import { LEVELS, standingProblem, accountPerms, standingRefusal } from './standing.ts';
 import { checkMail, checkNewUsername, checkPassword, isPlausibleMail, mailKey } from './rules.ts';
 import type { Tokens } from './tokens.ts';
 import { openWebSession } from './web-session.ts';
@@ -229,7 +229,7 @@ export class AccountService {
       if (refusal === 'code-used') throw unauthorized(TOTP_USED, { field: 'totp' });
       if (!user) throw unauthorized(WRONG_CREDENTIALS);
       if (standingProblem({ ...user, level: accountPerms(user, clock.now()) }, ['unfinished', 'unverified']) === 'banned')
-        throw forbidden(STANDING_MESSAGES.banned);
+        throw new ApiError(403, await standingRefusal(db, user, 'banned', clock.now()));
       if (standingProblem({ ...user, level: accountPerms(user, clock.now()) }, ['unfinished']) !== 'unverified')
         throw conflict('accounts.alreadyConfirmed');
       // A registration's code carries the password just proven (it stands beside the codes of other requests); a
@@ -266,7 +266,7 @@ export class AccountService {
       if (!(await this.deps.codes.use(trx, found.id, now))) return undefined;
       const user = await trx
         .selectFrom('users')
-        .select(['id', 'username', 'mail', 'perms'])
+        .select(['id', 'username', 'mail', 'perms', 'banned_until'])
         .where('id', '=', found.user_id)
         .executeTakeFirstOrThrow();
       const registering = user.username === null;
@@ -293,7 +293,7 @@ export class AccountService {
       // Whoever chose the password now, or proved the kept one in the browser that registered (docs/security.md,
       // "Registration in one browser"), is logged in. Only while the registration is unfinished (no second factor
       // can be on yet), never banned.
-      const logsIn = registering && (chosenHash !== undefined || found.passwordKnown) && user.perms !== LEVELS.banned;
+      const logsIn = registering && (chosenHash !== undefined || found.passwordKnown) && accountPerms(user, now) !== LEVELS.banned;
       if (!logsIn) return { user };
       const { jwt } = await openWebSession(trx, this.deps.tokens, this.deps.clock, this.deps.publicUrl, user);
       return { user, jwt };
@@ -326,7 +326,7 @@ export class AccountService {
     if (refusal === 'code-used') throw unauthorized(TOTP_USED, { field: 'totp' });
     if (!user) throw unauthorized(WRONG_CREDENTIALS);
     const problem = standingProblem({ ...user, level: accountPerms(user, clock.now()) }, ['unfinished']);
-    if (problem) throw forbidden(STANDING_MESSAGES[problem]);
+    if (problem) throw new ApiError(403, await standingRefusal(db, user, problem, clock.now()));
     return openWebSession(db, tokens, clock, this.deps.publicUrl, user);
   }
 

@@ -1,19 +1,14 @@
 // The one account-standing rule: whether an account may be used at all right now (banned, mail unconfirmed,
 // registration unfinished), and the permission levels it rests on. Every way in (the web login, the token check on
 // every request, and the game and launcher logins) asks this module instead of reading the columns itself.
+import { accountPerms } from '../database/perms.ts';
 import type { Executor, UserRow } from '../database/schema.ts';
+import type { Message } from '../i18n/i18n.ts';
 import { LEVELS } from '../shared/levels.ts';
 
 // The levels are shared with the pages; the service's modules take them from here, with the rule that rests on them.
 export { LEVELS, type LevelName } from '../shared/levels.ts';
-
-/**
- * `perms` as it holds at `nowMs`: an account ban (perms -1) whose end (`banned_until`) has passed is over, and the
- * account is a player again, at that moment on every instance, before housekeeping stores it (contract section 24).
- */
-export function accountPerms(user: Pick<UserRow, 'perms' | 'banned_until'>, nowMs: number): number {
-  return user.perms === LEVELS.banned && user.banned_until !== null && Number(user.banned_until) <= nowMs ? LEVELS.player : user.perms;
-}
+export { accountPerms, permsAt } from '../database/perms.ts';
 
 /** Contract section 3: perms raised by an unexpired role grant; a ban overrides both. */
 export function effectiveLevel(perms: number, grant: { role_level: number; expires_at: number | null } | null, nowMs: number): number {
@@ -49,9 +44,50 @@ export function standingProblem(user: StandingFacts, tolerated: readonly Standin
   return problems.find((problem) => !tolerated.includes(problem)) ?? null;
 }
 
-/** The message key of a sentence for the player per problem; each API wraps it in its own error shape. */
-export const STANDING_MESSAGES: Record<StandingProblem, string> = {
-  banned: 'standing.banned',
+/** The message key of a sentence for the player per problem but a ban (standingRefusal words that); each API wraps
+ * it in its own error shape. */
+export const STANDING_MESSAGES: Record<Exclude<StandingProblem, 'banned'>, string> = {
   unverified: 'standing.unverified',
   unfinished: 'standing.unfinished',
 };
+
+/** The ban of `scope` that holds at `nowMs` and ends last (a permanent one first), or undefined. */
+export async function longestBan(db: Executor, userId: number, scope: 'multiplayer' | 'account', nowMs: number) {
+  const bans = await db
+    .selectFrom('game_bans')
+    .select(['uuid', 'reason', 'message', 'expires_at'])
+    .where('user_id', '=', userId)
+    .where('scope', '=', scope)
+    .where('lifted_at', 'is', null)
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', nowMs)]))
+    .execute();
+  const endOf = (ban: { expires_at: number | null }) => (ban.expires_at === null ? Infinity : Number(ban.expires_at));
+  return bans.sort((a, b) => endOf(b) - endOf(a))[0];
+}
+
+/**
+ * What a refused account is told, as a message every API puts in its own error shape: for a ban, its reason in words
+ * and its end (contract section 24: every way in is refused "with the reason and end in the message"). The account
+ * ban that holds longest gives the reason (none: perms -1 set by hand, reason `other`), the account's `banned_until` the end.
+ */
+export async function standingRefusal(
+  db: Executor,
+  user: Pick<UserRow, 'id' | 'banned_until'>,
+  problem: StandingProblem,
+  nowMs: number,
+): Promise<Message> {
+  if (problem !== 'banned') return { key: STANDING_MESSAGES[problem] };
+  const longest = await longestBan(db, user.id, 'account', nowMs);
+  const reason: Message = { key: `mail:ban.reasons.${longest?.reason ?? 'other'}` };
+  return {
+    key: 'standing.bannedFor',
+    params: {
+      reason: longest?.message ? { key: 'standing.banReasonWithMessage', params: { reason, message: longest.message } } : reason,
+      // The account's own end decides (perms -1 set by hand after a timed ban is permanent).
+      end:
+        user.banned_until === null
+          ? { key: 'mail:ban.permanent' }
+          : { key: 'mail:ban.until', params: { when: new Date(Number(user.banned_until)) } },
+    },
+  };
+}

@@ -115,7 +115,7 @@ export class UserAdmin {
       records: rows.map((row) => {
         const grant = grants.get(row.id) ?? null;
         return {
-          ...toRecord(row, seesSecrets(viewer)),
+          ...toRecord({ ...row, perms: accountPerms(row, this.clock.now()) }, seesSecrets(viewer)),
           level: this.levelWith(accountPerms(row, this.clock.now()), grant),
           role_grant: grant,
         };

@@ -1,5 +1,6 @@
 // The console's first view (issue 14, item 9): accounts, textures, the mail queue and the latest audit entries,
 // counted in the database on each request (a handful of counts; the users' four figures in one pass).
+import { permsAt } from '../accounts/standing.ts';
 import { sql, type Kysely } from 'kysely';
 import { unixSeconds, type Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
@@ -30,7 +31,7 @@ export class DashboardService {
           eb.fn.countAll<number>().as('total'),
           eb.fn.sum<number>(sql`case when created_at > ${weekAgo} then 1 else 0 end`).as('new_this_week'),
           eb.fn.sum<number>(sql`case when mail_verify = 0 then 1 else 0 end`).as('unverified'),
-          eb.fn.sum<number>(sql`case when perms < 0 then 1 else 0 end`).as('banned'),
+          eb.fn.sum<number>(sql`case when ${permsAt(this.clock.now())} < 0 then 1 else 0 end`).as('banned'),
         ])
         .executeTakeFirstOrThrow(),
       db

@@ -292,7 +292,7 @@ describeEachDatabase('Discord link and login', (kind) => {
     const bannedCode = codeOf(await loginAs(bannedDiscord));
     const refused = await exchange(bannedCode);
     assert.equal(refused.status, 403);
-    assert.equal(refused.body.msg, 'This account is banned');
+    assert.equal(refused.body.msg, 'This account is banned. Reason: Another reason, given by the administrators. The ban is permanent.');
     assert.equal((await exchange(bannedCode)).status, 401, 'a refusal uses the code up');
 
     const unconfirmed = await service.registerPlayer();

@@ -8,13 +8,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Credentials } from '../accounts/credentials.ts';
-import { STANDING_MESSAGES, standingProblem, accountPerms } from '../accounts/standing.ts';
+import { standingProblem, accountPerms, standingRefusal } from '../accounts/standing.ts';
 import type { Tokens } from '../accounts/tokens.ts';
 import { openWebSession } from '../accounts/web-session.ts';
 import type { Clock } from '../clock.ts';
 import { isPostgres } from '../database/dialect.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
-import { forbidden, totpRequired, unauthorized } from '../http/envelope.ts';
+import { ApiError, totpRequired, unauthorized } from '../http/envelope.ts';
 import { tokenHash } from '../http/secrets.ts';
 import type { RateLimiter, RateRule } from '../ratelimit/limiter.ts';
 
@@ -242,7 +242,7 @@ export class LoginFlows {
     const problem = standingProblem({ ...user, level: accountPerms(user, clock.now()) }, ['unfinished']);
     if (problem) {
       await useUp();
-      throw forbidden(STANDING_MESSAGES[problem]);
+      throw new ApiError(403, await standingRefusal(db, user, problem, clock.now()));
     }
     // Two exchanges of one code at the same moment: one delete takes the row, the other is refused.
     if (!(await useUp())) throw unauthorized(messages.codeUnusable);

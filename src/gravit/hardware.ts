@@ -3,6 +3,7 @@
 // the same whether the LaunchServer comes through this API or reads the tables with its sql core. Players are linked
 // to hardware in `hardware_users`; the sql core's own link, users.hwid_id, counts too when listing a machine's
 // players. Every change is written to the audit log in the same transaction, whoever makes it.
+import { permsAt } from '../accounts/standing.ts';
 import type { Kysely } from 'kysely';
 import { type Acting, serviceActing } from '../audit/acting.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -226,7 +227,7 @@ export class HardwareStore {
   /** The highest perms among the players who used the hardware (a ban of it reaches them all); null when none did. */
   async highestPerms(hardwareId: number): Promise<number | null> {
     const { highest } = await this.usersOf(hardwareId)
-      .select((eb) => eb.fn.max<number | null>('perms').as('highest'))
+      .select((eb) => eb.fn.max<number | null>(permsAt(this.clock.now())).as('highest'))
       .executeTakeFirstOrThrow();
     return highest === null ? null : Number(highest);
   }

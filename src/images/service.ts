@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { normalizeUuid } from '../accounts/identifiers.ts';
-import { LEVELS } from '../accounts/standing.ts';
+import { LEVELS, permsAt } from '../accounts/standing.ts';
 import { usernameKey } from '../accounts/rules.ts';
 import { ByteBudgetCache, ownedBytes, type CacheMemory } from '../caching/byte-budget-cache.ts';
 import type { Clock } from '../clock.ts';
@@ -161,12 +161,12 @@ export class ImageService {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly library: TextureLibrary,
-    clock: Clock,
+    private readonly clock: Clock,
     private readonly publicUrl: string,
     budgets: ImageCacheBudgets,
     private readonly renderQueue: RenderQueue,
   ) {
-    const expiry = { ttlMs: RESOLUTION_TTL_MS, now: () => clock.now() };
+    const expiry = { ttlMs: RESOLUTION_TTL_MS, now: () => this.clock.now() };
     this.renders = new ByteBudgetCache(budgets.renders);
     this.resolutions = new ByteBudgetCache(budgets.resolutions, expiry);
     this.answers = new ByteBudgetCache(budgets.answers, expiry);
@@ -221,7 +221,7 @@ export class ImageService {
       .innerJoin('skins', 'skins.id', 'users.selected_skin_id')
       .select(['skins.texture_digest', 'skins.slim'])
       .where('users.username', 'is not', null)
-      .where('users.perms', '<>', LEVELS.banned)
+      .where(permsAt(this.clock.now()), '<>', LEVELS.banned)
       .where((where) => where.or([where('users.mail_verify', '=', 1), where('users.mail_verification', '=', 0)]))
       .orderBy('skins.id', 'desc')
       .limit(1)

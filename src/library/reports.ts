@@ -2,6 +2,7 @@
 // open report per reporter and entry, at most 10 in any 24 hours); moderators dismiss or unpublish, admins also
 // remove the picture from every wardrobe, block it or ban the entry's owner. Every open report of the entry closes
 // with the same action, and everything is audited.
+import { permsAt } from '../accounts/standing.ts';
 import type { Kysely } from 'kysely';
 import type { Acting, ActingAccount } from '../audit/acting.ts';
 import { recordAudit } from '../audit/audit.ts';
@@ -187,7 +188,7 @@ export class Reports {
         'library_entries.name',
         'library_entries.digest',
         'library_entries.owner_id',
-        'users.perms as owner_perms',
+        permsAt(this.clock.now()).as('owner_perms'),
         'users.uuid as owner_uuid',
       ])
       .where('library_entries.id', '=', Number(report.subject))

@@ -1,6 +1,7 @@
 // Mail to all verified users (POST /api/admin/mail). The request only records the broadcast; a background loop
 // queues its recipients into the outbox one batch at a time, in user-id order, advancing the broadcast's cursor in
 // the same transaction as the batch. A restart resumes after the last committed batch: nobody twice, nobody missed.
+import { permsAt } from '../database/perms.ts';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Acting } from '../audit/acting.ts';
@@ -72,7 +73,7 @@ export class Broadcaster {
 
   /** Verified users who are not banned, after `afterUserId`, in id order. */
   private recipients(db: Kysely<Database>, afterUserId: number) {
-    return db.selectFrom('users').where('mail_verify', '=', 1).where('perms', '>=', 0).where('id', '>', afterUserId);
+    return db.selectFrom('users').where('mail_verify', '=', 1).where(permsAt(this.clock.now()), '>=', 0).where('id', '>', afterUserId);
   }
 
   /** Queues one batch of the oldest unfinished broadcast; wakes itself again while there is more. */

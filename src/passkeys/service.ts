@@ -21,7 +21,7 @@ import { userByIdentifier } from '../accounts/identifiers.ts';
 import { importedFormat } from '../accounts/imported-passwords.ts';
 import { lockedCount } from '../accounts/locked-count.ts';
 import { accountFailureKey, type LoginFailures } from '../accounts/login-failures.ts';
-import { LEVELS, levelOfUser, STANDING_MESSAGES, standingProblem, accountPerms } from '../accounts/standing.ts';
+import { LEVELS, levelOfUser, standingProblem, accountPerms, standingRefusal } from '../accounts/standing.ts';
 import type { Tokens } from '../accounts/tokens.ts';
 import { openWebSession } from '../accounts/web-session.ts';
 import type { Acting } from '../audit/acting.ts';
@@ -30,7 +30,7 @@ import { type Clock, unixSeconds } from '../clock.ts';
 import { tokenHash } from '../http/secrets.ts';
 import { isUniqueViolation } from '../database/dialect.ts';
 import type { Database } from '../database/schema.ts';
-import { badRequest, conflict, forbidden, notFound, unauthorized } from '../http/envelope.ts';
+import { ApiError, badRequest, conflict, forbidden, notFound, unauthorized } from '../http/envelope.ts';
 import { namedCredentialOf } from '../http/shapes/named-credential.ts';
 import { MAX_PASSKEY_NAME, MAX_PASSKEYS, type PasskeyRecord } from '../http/shapes/passkey.ts';
 import { queueSecurityMail } from '../mail/outbox.ts';
@@ -354,7 +354,7 @@ export class Passkeys {
     await db.updateTable('passkeys').set({ counter: newCounter, last_used_at: now }).where('id', '=', passkeyId).execute();
     await attempt.loggedIn();
     const problem = standingProblem({ ...user, level: accountPerms(user, now) }, ['unfinished']);
-    if (problem) throw forbidden(STANDING_MESSAGES[problem]);
+    if (problem) throw new ApiError(403, await standingRefusal(db, user, problem, now));
     return openWebSession(db, tokens, clock, publicUrl, user);
   }
 

@@ -7,7 +7,7 @@ import { userByIdentifier, normalizeUuid } from '../accounts/identifiers.ts';
 import { checkMayBan } from '../accounts/levels.ts';
 import type { Acting } from '../audit/acting.ts';
 import { revokeAllSessions } from '../sessions/sessions.ts';
-import { accountPerms, LEVELS } from '../accounts/standing.ts';
+import { accountPerms, LEVELS, longestBan } from '../accounts/standing.ts';
 import { recordAudit } from '../audit/audit.ts';
 import { type Clock, unixSeconds } from '../clock.ts';
 import type { Database, Executor } from '../database/schema.ts';
@@ -85,7 +85,7 @@ export class Bans {
     if (ban.expires !== undefined && ban.expires * 1000 <= now) throw badRequest('bans.expiresPast', { field: 'expires' });
     const user = await userByIdentifier(this.db, identifier);
     if (user.id === acting.actor.id) throw forbidden('bans.ownBan');
-    checkMayBan(acting, user.perms);
+    checkMayBan(acting, accountPerms(user, now));
     const record: BanRecord = {
       id: randomUUID(),
       scope: ban.scope,
@@ -163,8 +163,8 @@ export class Bans {
     const found = uuid && (await banRows(this.db, user.id)).find((row) => row.uuid === uuid);
     if (!found) throw notFound('bans.noSuchBan', { id: banId });
     if (user.id === acting.actor.id) throw forbidden('bans.ownBan');
-    checkMayBan(acting, found.scope === 'account' ? LEVELS.player : user.perms);
     const now = this.clock.now();
+    checkMayBan(acting, found.scope === 'account' ? LEVELS.player : accountPerms(user, now));
     if (!holds(found, now)) throw conflict('bans.banOver');
     await this.db.transaction().execute(async (trx) => {
       const lifted = await trx
@@ -174,7 +174,7 @@ export class Bans {
         .where('lifted_at', 'is', null)
         .executeTakeFirst();
       if (Number(lifted.numUpdatedRows) === 0) throw conflict('bans.banOver');
-      if (found.scope === 'account' && user.perms === LEVELS.banned) {
+      if (found.scope === 'account' && accountPerms(user, now) === LEVELS.banned) {
         // The account bans that still hold decide: none, a player again; else banned until the longest of them ends.
         const left = await this.activeBan(trx, user.id, 'account');
         await trx
@@ -207,18 +207,7 @@ export class Bans {
 
   /** The ban of `scope` that holds now and ends last (a permanent one first), or null. */
   async activeBan(db: Executor, userId: number, scope: BanScope): Promise<ActiveBan | null> {
-    const now = this.clock.now();
-    const rows = await db
-      .selectFrom('game_bans')
-      .select(['uuid', 'reason', 'message', 'expires_at'])
-      .where('user_id', '=', userId)
-      .where('scope', '=', scope)
-      .where('lifted_at', 'is', null)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
-      .execute();
-    const [longest] = rows.sort(
-      (a, b) => (b.expires_at === null ? Infinity : Number(b.expires_at)) - (a.expires_at === null ? Infinity : Number(a.expires_at)),
-    );
+    const longest = await longestBan(db, userId, scope, this.clock.now());
     if (!longest) return null;
     return {
       uuid: longest.uuid,

@@ -32,6 +32,8 @@ export class ForcedActions {
   constructor(
     private readonly db: Kysely<Database>,
     private readonly clock: Clock,
+    /** Told after a skin is blocked or let again: the images forget what they resolved. */
+    private readonly texturesChanged: () => void,
   ) {}
 
   /** The actions that hold for the profile now; ended ones are removed. */
@@ -67,7 +69,7 @@ export class ForcedActions {
     const held = await this.holding(this.db, {
       profileId: player.profileId,
       nameKey: usernameKey(player.username),
-      skinDigest: player.skin?.digest ?? null,
+      skinDigest: player.blockedSkin ?? player.skin?.digest ?? null,
     });
     return held.map((action) => action.action);
   }
@@ -114,6 +116,7 @@ export class ForcedActions {
     };
     if (db === this.db) await this.db.transaction().execute(write);
     else await write(db);
+    this.texturesChanged();
     return record;
   }
 
@@ -137,6 +140,7 @@ export class ForcedActions {
         details: { profile: facts.uuid, name: facts.name, forced: action },
       });
     });
+    this.texturesChanged();
   }
 
   private async factsByUuid(uuid: string, db: Executor = this.db) {

@@ -420,6 +420,51 @@ describeEachDatabase('reports from the game', (kind) => {
       });
       assert.equal(unknown.status, 404);
     });
+    it('a blocked skin is left out of the web images and every drop-in route too, by name and by UUID', async () => {
+      const alex = await player();
+      const mod = await moderator();
+      assert.equal((await uploadSkin(alex.accessToken, 'slim')).status, 200);
+      const digest = texturesOf(await sessionProfile(alex.uuid))
+        .SKIN.url.split('/')
+        .at(-1);
+      // What each route answers: the bytes of an image, the documents' JSON.
+      const routes = [
+        `/api/skin/head/${alex.uuid}`,
+        `/api/skin/body/${alex.username}?type=player`,
+        `/api/skin/launcher/${alex.uuid}`,
+        `/avatars/${alex.uuid}`,
+        `/renders/body/${alex.uuid}`,
+        `/skins/${alex.uuid}`,
+        `/avatar/${alex.username}`,
+        `/skin/${alex.username}`,
+        `/csl/${alex.username}.json`,
+      ];
+      const answers = async () => {
+        const replies = await Promise.all(routes.map((url) => service.call('GET', url)));
+        for (const [i, reply] of replies.entries()) assert.equal(reply.status, 200, routes[i]);
+        return replies.map((reply) => reply.raw.toString('base64'));
+      };
+      const wearing = await answers();
+      const documents = () =>
+        Promise.all([`/api/skin/launcher/${alex.uuid}`, `/csl/${alex.username}.json`].map((url) => service.call('GET', url)));
+      assert.ok(
+        (await documents()).every((reply) => reply.raw.toString().includes(digest)),
+        'the documents name the skin',
+      );
+
+      await service.call('POST', `/api/admin/profiles/${alex.uuid}/forced-actions`, { token: mod, body: { action: 'USING_BANNED_SKIN' } });
+      const blocked = await answers();
+      for (const [i, url] of routes.entries()) assert.notEqual(blocked[i], wearing[i], `${url} shows the blocked skin`);
+      assert.ok(
+        (await documents()).every((reply) => !reply.raw.toString().includes(digest)),
+        'no document names the skin',
+      );
+      // The texture file itself stays (a banned player's textures are still served; another profile may wear it).
+      assert.equal((await service.call('GET', `/textures/${digest}`)).status, 200);
+
+      await service.call('DELETE', `/api/admin/profiles/${alex.uuid}/forced-actions/USING_BANNED_SKIN`, { token: mod });
+      assert.deepEqual(await answers(), wearing, 'lifted: the skin shows again');
+    });
   });
 
   describe('the moderation queue', () => {

@@ -21,6 +21,11 @@ export interface PlayerWearing extends WornTextures {
   username: string;
   /** Whether the account may log in (a banned player's textures are still served; their logins are not). */
   standing: StandingFacts & Pick<UserRow, 'perms' | 'banned_until'>;
+  /**
+   * The digest of the skin the profile chose that a moderator blocked (contract section 24's USING_BANNED_SKIN, for as
+   * long as the profile wears it); `skin` is then null, so that no image, drop-in route or game texture shows it.
+   */
+  blockedSkin: string | null;
 }
 
 /**
@@ -64,6 +69,12 @@ export function playerWearingLookups(db: Kysely<Database>) {
         .leftJoin('capes as selected', 'selected.id', 'selected_owner.cape_id')
         // MOJANG_FALLBACK=skins (src/fallback/premium.ts): the official textures a linked account lends this profile.
         .leftJoin('premium_links as official', 'official.profile_id', 'profiles.id')
+        .leftJoin('forced_profile_actions as blocked', (join) =>
+          join
+            .onRef('blocked.profile_id', '=', 'profiles.id')
+            .on('blocked.action', '=', sql.lit('USING_BANNED_SKIN'))
+            .onRef('blocked.value', '=', 'skins.texture_digest'),
+        )
         .select([
           'users.id',
           'profiles.id as profile_id',
@@ -80,6 +91,7 @@ export function playerWearingLookups(db: Kysely<Database>) {
           'official.skin_digest as official_skin',
           'official.skin_slim as official_slim',
           'official.cape_digest as official_cape',
+          'blocked.value as blocked_skin',
         ])
         .where(`profiles.${filter}`, '=', key),
     );
@@ -101,11 +113,14 @@ export function playerWearingLookups(db: Kysely<Database>) {
           mail_verify: row.mail_verify,
           mail_verification: row.mail_verification,
         },
-        skin: row.skin_digest
-          ? { digest: row.skin_digest, slim: row.slim === 1 }
-          : row.official_skin
-            ? { digest: row.official_skin, slim: row.official_slim === 1 }
-            : null,
+        blockedSkin: row.blocked_skin,
+        skin: row.blocked_skin
+          ? null
+          : row.skin_digest
+            ? { digest: row.skin_digest, slim: row.slim === 1 }
+            : row.official_skin
+              ? { digest: row.official_skin, slim: row.official_slim === 1 }
+              : null,
         cape: capeDigest ? { digest: capeDigest } : null,
       };
     };

@@ -246,4 +246,38 @@ describeEachDatabase('online-mode login with minecraft-protocol', (kind) => {
       await disconnect(again);
     }
   });
+
+  it('refuses a player forced to rename at the join until they rename, then lets them in by the new name', async () => {
+    const steve = await player();
+    const owner = await service.ownerToken();
+    const forced = await service.call('POST', `/api/admin/profiles/${steve.uuid}/forced-actions`, {
+      token: owner,
+      body: { action: 'FORCED_NAME_CHANGE' },
+    });
+    assert.equal(forced.status, 201, JSON.stringify(forced.body));
+    const joinedBefore = joined.length;
+    const client = gameClient({ username: steve.mail, password: steve.password });
+    try {
+      const result = await outcome(client);
+      assert.ok('error' in result, 'refused');
+      assert.match(result.error.message, /You must change your name before you can play online/);
+      assert.equal(joined.length, joinedBefore, 'nobody got in');
+    } finally {
+      await disconnect(client);
+    }
+
+    // The player renames on the profile page; the launcher logs in again and the game server lets them in.
+    const newName = uniqueName();
+    const renamed = await service.call('PATCH', `/api/home/profiles/${steve.uuid}`, { token: steve.token, body: { name: newName } });
+    assert.equal(renamed.status, 200, JSON.stringify(renamed.body));
+    const again = gameClient({ username: steve.mail, password: steve.password });
+    try {
+      const result = await outcome(again);
+      assert.ok('joined' in result, `the player got in once renamed (${'error' in result ? result.error.message : ''})`);
+      assert.equal(result.joined.username, newName);
+      assert.equal(result.joined.uuid, steve.uuid);
+    } finally {
+      await disconnect(again);
+    }
+  });
 });

@@ -44,10 +44,9 @@ export class GameProfiles {
   /** The profile of `player`, under `id` when an offline-mode UUID named it (the game then looks for that id). */
   async profile(player: PlayerWearing, options: { signed: boolean; id?: string; actions?: ProfileActionType[] }): Promise<GameProfile> {
     const id = unsignedUuid(options.id ?? player.uuid);
-    // Forced actions (contract section 24): objects with both keys, never strings; a blocked skin is left out.
-    const actions = options.actions ?? [];
-    const profileActions = actions.map((action) => ({ action, updateType: action }));
-    if (actions.includes('USING_BANNED_SKIN')) player = { ...player, skin: null };
+    // Forced actions (contract section 24): objects with both keys, never strings; a blocked skin is not in
+    // player.skin (textures/worn.ts leaves it out).
+    const profileActions = (options.actions ?? []).map((action) => ({ action, updateType: action }));
     if (!options.signed) {
       return {
         id,

@@ -8,11 +8,11 @@ import { normalizeUuid } from '../accounts/identifiers.ts';
 import type { Credentials } from '../accounts/credentials.ts';
 import { usernameKey } from '../accounts/rules.ts';
 import { revokeGameSessions } from '../sessions/sessions.ts';
-import { STANDING_MESSAGES, standingProblem, accountPerms } from '../accounts/standing.ts';
+import { standingProblem, accountPerms, standingRefusal } from '../accounts/standing.ts';
 import type { Clock } from '../clock.ts';
 import type { Database } from '../database/schema.ts';
 import { type ApiError, fixedError } from '../http/envelope.ts';
-import { t } from '../i18n/i18n.ts';
+import { render } from '../i18n/i18n.ts';
 import type { JoinRecords } from '../joins/join-records.ts';
 import type { RateLimiter } from '../ratelimit/limiter.ts';
 import type { OwnCapes } from '../textures/own-capes.ts';
@@ -90,7 +90,7 @@ export class YggdrasilService {
       APP_PASSWORDS,
     );
     if (!user) throw refusedLogin(refusal);
-    const player = this.inGoodStanding(user);
+    const player = await this.inGoodStanding(user);
     const owned = await this.profilesOf(player.id);
     const named = owned.find((profile) => profile.id === namedProfileId);
     const available = named ? [named] : owned;
@@ -121,7 +121,7 @@ export class YggdrasilService {
     if (!token) throw invalidToken();
     // Contract section 18: a launcher renews it with its OAuth refresh token.
     if (token.oauth) throw fixedError(403, 'This token came from Yggdrasil Connect: refresh it with its OAuth refresh token.');
-    const player = this.inGoodStanding(token.user);
+    const player = await this.inGoodStanding(token.user);
     const asked = input.selectedProfile;
     const askedUuid = asked?.id === undefined ? null : normalizeUuid(asked.id);
     let bound: { id: number; uuid: string; name: string } | null = token.profile;
@@ -251,9 +251,10 @@ export class YggdrasilService {
   }
 
   /** Banned, unverified and unfinished accounts may not play: 403 saying why. */
-  private inGoodStanding(user: Caller['user']): PlayingUser {
-    const problem = standingProblem({ ...user, level: accountPerms(user, this.deps.clock.now()) });
-    if (problem) throw fixedError(403, t('en', STANDING_MESSAGES[problem]));
+  private async inGoodStanding(user: Caller['user']): Promise<PlayingUser> {
+    const now = this.deps.clock.now();
+    const problem = standingProblem({ ...user, level: accountPerms(user, now) });
+    if (problem) throw fixedError(403, render('en', await standingRefusal(this.deps.db, user, problem, now)));
     return user as PlayingUser;
   }
 }

@@ -380,7 +380,10 @@ describeEachDatabase('game login (Yggdrasil API)', (kind) => {
     await service.db.updateTable('users').set({ perms: -1 }).where('mail', '=', steve.mail).execute();
     const banned = await yggPost('authserver/authenticate', { username: steve.mail, password: steve.password });
     assert.equal(banned.status, 403);
-    assert.deepEqual(banned.body, { error: 'ForbiddenOperationException', errorMessage: 'This account is banned' });
+    assert.deepEqual(banned.body, {
+      error: 'ForbiddenOperationException',
+      errorMessage: 'This account is banned. Reason: Another reason, given by the administrators. The ban is permanent.',
+    });
 
     const mail = `${uniqueName()}@example.org`;
     await service.call('POST', '/api/auth/register', { body: { mail, password: 'a good password' } });
