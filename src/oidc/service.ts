@@ -8,7 +8,6 @@ import type { Credentials, Reauthentication } from '../accounts/credentials.ts';
 import type { Tokens } from '../accounts/tokens.ts';
 import { actorOf, recordAudit } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
-import { isUniqueViolation } from '../database/dialect.ts';
 import type { Database } from '../database/schema.ts';
 import { type Begun, type CallbackOutcome, ended, linkableUser, LoginFlows } from '../external-login/flows.ts';
 import { ApiError, message, notFound } from '../http/envelope.ts';
@@ -190,9 +189,9 @@ export class OidcService {
   }
 
   private async link(client: OidcClient, userId: number, identity: OidcIdentity): Promise<string> {
-    const { db, clock } = this.deps;
-    try {
-      const problem = await db.transaction().execute(async (trx) => {
+    const { clock } = this.deps;
+    return this.flows.link(
+      async (trx) => {
         const user = await linkableUser(trx, userId, clock.now());
         if (!user) return 'account' as const;
         const holder = await trx
@@ -240,15 +239,9 @@ export class OidcService {
           },
         });
         return null;
-      });
-      if (problem) return this.problem(problem);
-    } catch (error) {
-      // Two accounts linking the same identity at the same moment: the unique index keeps one.
-      if (isUniqueViolation(error)) return this.problem('taken');
-      throw error;
-    }
-    this.deps.mailQueued();
-    return `${this.deps.publicUrl}/home`;
+      },
+      (problem) => this.problem(problem),
+    );
   }
 
   /** A linked identity gets a one-time code for the page, bound to the browser that began; an unlinked one the login page's explanation. */
