@@ -453,6 +453,8 @@ describeEachDatabase('Registration through an OpenID Connect provider', (kind) =
       assert.match(reply.body.msg as string, /Forgot your password/);
     }
     assert.equal((await home(token)).Identities.length, 1);
+    // The profile knows: the pages offer to set a password rather than ask for it.
+    assert.equal((await home(token)).HasPassword, false);
 
     // The reset sets one; from then on the password works and is asked as for anyone.
     assert.equal((await service.call('POST', '/api/auth/forgetpass', { body: { mail: person.email }, ip })).status, 200);
@@ -461,5 +463,6 @@ describeEachDatabase('Registration through an OpenID Connect provider', (kind) =
     assert.equal(reset.status, 200, JSON.stringify(reset.body));
     const login = await service.call('POST', '/api/auth/login', { body: { username, password: 'my brand new password' }, ip });
     assert.equal(login.status, 200, JSON.stringify(login.body));
+    assert.equal((await home(login.body.data.jwt as string)).HasPassword, true);
   });
 });

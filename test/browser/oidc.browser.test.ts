@@ -208,6 +208,18 @@ describeEachDatabase('OpenID Connect registration and a launcher in a browser', 
       assert.equal(home.Username, username);
       assert.equal(home.Identities[0].name, 'Sky.Builder');
       assert.equal(service.mailbox.messages.filter(mailTo(person.email)).length, 0, 'no mail code');
+
+      // Password-less: the profile offers to set a password (by a mailed code) instead of forms that ask for one.
+      const security = page.getByRole('region', { name: 'Set a password' });
+      await security.getByText('Your account has no password').waitFor();
+      assert.equal(await page.getByRole('region', { name: 'Change password' }).count(), 0, 'no form to change a password');
+      await page.getByRole('region', { name: 'Change mail address' }).getByText('set one first under “Set a password”').waitFor();
+      assert.equal(await page.getByLabel('Current password').count(), 0, 'nothing asks for a password it does not have');
+      assert.deepEqual(await accessibilityProblems(page), [], 'the profile of a password-less account');
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'nothing wider than the phone');
+      await security.getByRole('button', { name: 'Mail me a code' }).click();
+      await page.waitForURL(`${origin}/reset/confirm`);
+      await service.mailbox.waitFor(mailTo(person.email));
       await page.close();
     },
   );
