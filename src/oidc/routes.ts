@@ -7,6 +7,7 @@ import { browserCookie } from '../external-login/browser-cookie.ts';
 import { exchangeRoute } from '../external-login/exchange-route.ts';
 import { envelopeSchema, errorResponses, languageOf, message, ok } from '../http/envelope.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
+import { USER_IDENTIFIER_PARAMS } from '../http/shapes/user-identifier.ts';
 import { redirectResponse } from '../http/shapes/web-login.ts';
 import type { OidcService } from './service.ts';
 
@@ -25,6 +26,7 @@ const proofBody = {
 } as const;
 const LINK_BEGUN = message('oidc.linkBegun');
 const UNLINKED = message('oidc.unlinked');
+const UNLINKED_FOR = message('oidc.unlinkedFor');
 const REGISTERED = message('oidc.registered');
 const REGISTERED_MAILED = message('oidc.registeredMailed');
 const ticketText = { type: 'string', maxLength: 64 } as const;
@@ -278,5 +280,39 @@ export function oidcRoutes(fastify: FastifyInstance, oidc: OidcService, publicUr
       await oidc.unlink(callerOf(request), request.params.id, { ...request.body, password: request.body.password ?? '' }, request.ip);
       return ok({}, UNLINKED);
     },
+  );
+
+  app.delete(
+    '/api/admin/user/:identifier/oidc/:id',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: "Unlink a player's identity at an OpenID Connect provider; only for players below your own level",
+        description:
+          'Audited as oidc.unlink. The last way into a password-less account (no other identity, no Discord, no passkey) ' +
+          'is a 409 with data.last_way unless last is true: the player then sets a password by the reset, at their mail address.',
+        tags: ['admin', ...tags],
+        params: {
+          type: 'object',
+          required: ['identifier', 'id'],
+          properties: { ...USER_IDENTIFIER_PARAMS.properties, ...providerParams.properties },
+        },
+        body: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          properties: { last: { type: 'boolean' } },
+          examples: [{ last: true }],
+        },
+        response: {
+          200: envelopeSchema(
+            { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'integer' } } },
+            ok({ id: 7 }, UNLINKED_FOR),
+          ),
+          ...errorResponses(400, 403, 404, 409),
+        },
+      },
+    },
+    async (request) =>
+      ok(await oidc.unlinkFor(callerOf(request), request.params.identifier, request.params.id, request.body?.last === true), UNLINKED_FOR),
   );
 }
