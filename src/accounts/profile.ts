@@ -5,6 +5,7 @@ import { reusableQuery } from '../database/reusable-query.ts';
 import type { Database, UserRow } from '../database/schema.ts';
 import type { UserDetail } from '../http/shapes/user-detail.ts';
 import { DEFAULT_LANGUAGE, isLanguage } from '../i18n/languages.ts';
+import { NO_PASSWORD } from './passwords.ts';
 import { LEVELS } from './standing.ts';
 
 /** The profile limit in force (contract section 16): the account's own, else the setting; admins and owners have none. */
@@ -28,10 +29,11 @@ type ProfileUser = Pick<
   | 'max_profiles'
 >;
 
-type HoldingKind = 'skin' | 'cape' | 'two_factor' | 'profile' | 'identity' | 'premium';
+type HoldingKind = 'skin' | 'cape' | 'two_factor' | 'no_password' | 'profile' | 'identity' | 'premium';
 
 /**
- * One thing a user holds: a skin (with the cape it shows), a cape, two-factor login being on, or a game profile
+ * One thing a user holds: a skin (with the cape it shows), a cape, two-factor login being on, having no password (an
+ * account registered through an OpenID Connect provider without choosing one), or a game profile
  * (with the ids of the skin and cape it wears, when it is not the primary one: that one wears the account's choice),
  * or a linked OpenID Connect identity (uuid: the provider's id, name: its name for the person, cape_uuid: its subject),
  * or a linked official account (uuid and name: the official ones, cape_uuid: the source's key).
@@ -75,6 +77,15 @@ function holdingsOf(db: Kysely<Database>, userId: number | Expression<number>) {
           .select([kind('two_factor'), 'user_id as id', blank('uuid'), blank('name'), none('cape_uuid'), noId('skin_id'), noId('cape_id')])
           .where('user_id', '=', userId)
           .where('enabled_at', 'is not', null),
+      )
+      // Whether the account is password-less (contract section 26): the pages offer to set a password instead of
+      // asking for it. Its own alias: within holdingsColumn, users is the statement's own row.
+      .unionAll(
+        db
+          .selectFrom('users as own')
+          .select([kind('no_password'), 'own.id', blank('uuid'), blank('name'), none('cape_uuid'), noId('skin_id'), noId('cape_id')])
+          .where('own.id', '=', userId)
+          .where('own.password', '=', sql.lit(NO_PASSWORD)),
       )
       .unionAll(
         db
@@ -193,6 +204,7 @@ export class Profiles {
       Discord: { userid: user.dsid ?? '', username: user.discord_username ?? '', avatar: user.discord_avatar ?? '' },
       Mail_verification: user.mail_verification,
       TwoFactor: holdings.some((holding) => holding.kind === 'two_factor'),
+      HasPassword: !holdings.some((holding) => holding.kind === 'no_password'),
       Language: isLanguage(user.language) ? user.language : DEFAULT_LANGUAGE,
       Profiles: profiles,
       MaxProfiles: profileLimit(user.max_profiles, this.maxProfiles, level),

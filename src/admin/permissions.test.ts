@@ -65,6 +65,7 @@ const MATRIX: Record<string, Exclude<Access, 'public'>> = {
   'GET /api/admin/user/:identifier': 'moderator',
   'PATCH /api/admin/user/:identifier': 'admin',
   'DELETE /api/admin/user/:identifier/2fa': 'admin',
+  'DELETE /api/admin/user/:identifier/oidc/:id': 'admin',
   'DELETE /api/admin/user/:identifier/passkeys': 'admin',
   'DELETE /api/admin/user/:identifier/premium': 'admin',
   'GET /api/admin/user/:identifier/profiles': 'admin',

@@ -3,12 +3,13 @@
 // flow to its browser (contract section 15) travels in a cookie of its own, sent only to the routes under
 // /api/auth/discord (the callback and the exchange), never readable by scripts, and sent along when Discord sends the
 // browser back (SameSite=Lax lets a top-level navigation carry it).
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
-import { LOGGED_IN, WEB_LOGIN_RESPONSE_SCHEMA } from '../http/shapes/web-login.ts';
+import { redirectResponse } from '../http/shapes/web-login.ts';
 import { browserCookie } from '../external-login/browser-cookie.ts';
-import type { Begun, DiscordService } from './service.ts';
+import { exchangeRoute } from '../external-login/exchange-route.ts';
+import type { DiscordService } from './service.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
 
 const tags = ['discord'];
@@ -17,7 +18,6 @@ const LINK_BEGUN = message('discord.linkBegun');
 const UNLINKED = message('discord.unlinked');
 const EXAMPLE_AUTHORIZE =
   'https://discord.com/oauth2/authorize?response_type=code&client_id=1234567890123456789&redirect_uri=http%3A%2F%2Flocalhost%3A8080%2Fapi%2Fauth%2Fdiscord%2Fcallback&state=0lJ0m0Tq2S6bqz4c9n1e8kq0wq3b8p5dX7uYv2aR1sM&code_challenge_method=S256&code_challenge=Vx0vq2m3l4n5o6p7q8r9s0t1u2v3w4x5y6z7A8B9C0D&scope=identify';
-const redirect = (description: string) => ({ 302: { description, type: 'null' } });
 
 /**
  * Routes of the Discord link and login. `publicUrl` decides whether the browser cookie is `Secure` (a site on https);
@@ -26,10 +26,6 @@ const redirect = (description: string) => ({ 302: { description, type: 'null' } 
 export function discordRoutes(fastify: FastifyInstance, discord: DiscordService, publicUrl: string) {
   const app = withSchemaTypes(fastify);
   const cookie = browserCookie('discord_browser', '/api/auth/discord', publicUrl);
-  const begin = (reply: FastifyReply, begun: Begun) => {
-    if (begun.browserNonce !== null) cookie.set(reply, begun.browserNonce);
-    return begun.url;
-  };
 
   app.get(
     '/api/auth/discord/status',
@@ -74,7 +70,10 @@ export function discordRoutes(fastify: FastifyInstance, discord: DiscordService,
       ok(
         {},
         LINK_BEGUN,
-        begin(reply, await discord.startLink(callerOf(request), { ...request.body, password: request.body.password ?? '' }, request.ip)),
+        cookie.begin(
+          reply,
+          await discord.startLink(callerOf(request), { ...request.body, password: request.body.password ?? '' }, request.ip),
+        ),
       ),
   );
 
@@ -101,10 +100,10 @@ export function discordRoutes(fastify: FastifyInstance, discord: DiscordService,
         summary: "Log in with Discord: redirects the browser to Discord's consent page",
         description: 'Sets an HttpOnly cookie that binds the login to this browser: only this browser can finish it.',
         tags: ['auth', ...tags],
-        response: { ...redirect("To Discord's consent page"), ...errorResponses(404, 429) },
+        response: { ...redirectResponse("To Discord's consent page"), ...errorResponses(404, 429) },
       },
     },
-    async (request, reply) => reply.redirect(begin(reply, await discord.startLogin(request.ip)), 302),
+    async (request, reply) => reply.redirect(cookie.begin(reply, await discord.startLogin(request.ip)), 302),
   );
 
   app.get(
@@ -120,7 +119,7 @@ export function discordRoutes(fastify: FastifyInstance, discord: DiscordService,
         // Not checked here: Discord adds parameters of its own, and every value is checked by the service, which
         // answers a bad one with a page that says so rather than a JSON error the browser would show raw.
         querystring: { type: 'object', properties: { code: {}, state: {}, error: {} } },
-        response: redirect('To the page of the web app that says how it ended'),
+        response: redirectResponse('To the page of the web app that says how it ended'),
       },
     },
     async (request, reply) => {
@@ -130,33 +129,11 @@ export function discordRoutes(fastify: FastifyInstance, discord: DiscordService,
     },
   );
 
-  app.post(
-    '/api/auth/discord/exchange',
-    {
-      schema: {
-        summary:
-          "Exchange a Discord login's one-time code (from /discord?code=) for a token: once, within 2 minutes, in the " +
-          'browser that began the login (its cookie), with the rules of a password login (banned, unconfirmed mail, ' +
-          'two-factor: 401 with data.totp_required, which leaves the code usable). A code sent from another browser is a ' +
-          '401 that neither uses it up nor counts on the limit of wrong codes (10 per address in 15 minutes, then 429)',
-        tags: ['auth', ...tags],
-        body: {
-          type: 'object',
-          required: ['code'],
-          additionalProperties: false,
-          properties: { code: text, totp: text },
-          examples: [{ code: 'p9Qm3Zx0Lr7Tb2Wc5Yd8Ve1Nf4Ga6Hk9Js3Ku0Lw2Mx', totp: '123456' }],
-        },
-        response: {
-          200: WEB_LOGIN_RESPONSE_SCHEMA,
-          ...errorResponses(401, 403, 429),
-        },
-      },
-    },
-    async (request, reply) => {
-      const { jwt, url } = await discord.exchange(request.body.code, request.body.totp, cookie.read(request), request.ip);
-      cookie.set(reply, null);
-      return ok({ jwt }, LOGGED_IN, url);
-    },
-  );
+  exchangeRoute(fastify, {
+    path: '/api/auth/discord/exchange',
+    opening: "Exchange a Discord login's one-time code (from /discord?code=)",
+    tags,
+    cookie,
+    exchange: (...args) => discord.exchange(...args),
+  });
 }

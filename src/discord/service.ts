@@ -8,7 +8,6 @@ import type { LoginFailures } from '../accounts/login-failures.ts';
 import type { Tokens } from '../accounts/tokens.ts';
 import { actorOf, recordAudit } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
-import { isUniqueViolation } from '../database/dialect.ts';
 import type { Database } from '../database/schema.ts';
 import { type Begun, type CallbackOutcome, ended, linkableUser, LoginFlows } from '../external-login/flows.ts';
 import { notFound } from '../http/envelope.ts';
@@ -148,9 +147,9 @@ export class DiscordService {
   }
 
   private async link(userId: number, account: DiscordAccount): Promise<string> {
-    const { db, clock } = this.deps;
-    try {
-      const problem = await db.transaction().execute(async (trx) => {
+    const { clock } = this.deps;
+    return this.flows.link(
+      async (trx) => {
         const user = await linkableUser(trx, userId, clock.now());
         if (!user) return 'account' as const;
         const holder = await trx.selectFrom('users').select('id').where('dsid', '=', account.id).executeTakeFirst();
@@ -174,15 +173,9 @@ export class DiscordService {
           },
         });
         return null;
-      });
-      if (problem) return this.problem(problem);
-    } catch (error) {
-      // Two accounts linking the same Discord account at the same moment: the unique index keeps one.
-      if (isUniqueViolation(error)) return this.problem('taken');
-      throw error;
-    }
-    this.deps.mailQueued();
-    return `${this.deps.publicUrl}/home`;
+      },
+      (problem) => this.problem(problem),
+    );
   }
 
   /**

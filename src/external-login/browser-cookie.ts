@@ -2,7 +2,7 @@
 // sent only to the routes under its own path (the callback and the exchange), never readable by scripts, and sent along
 // when the other site sends the browser back (SameSite=Lax lets a top-level navigation carry it).
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { LOGIN_CODE_LIFETIME_MS, STATE_LIFETIME_MS } from './flows.ts';
+import { type Begun, LOGIN_CODE_LIFETIME_MS, STATE_LIFETIME_MS } from './flows.ts';
 
 const NONCE_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 /** As long as a flow can last: the state's 10 minutes, then the login code's 2. */
@@ -13,6 +13,8 @@ export interface BrowserCookie {
   read(request: FastifyRequest): string | undefined;
   /** Sets the nonce of a flow begun, or (null) clears it. */
   set(reply: FastifyReply, nonce: string | null): void;
+  /** Keeps the nonce of a flow `begun` (when it was begun) and answers the page the browser goes to. */
+  begin(reply: FastifyReply, begun: Begun): string;
 }
 
 /**
@@ -21,7 +23,7 @@ export interface BrowserCookie {
  */
 export function browserCookie(name: string, path: string, publicUrl: string): BrowserCookie {
   const secure = publicUrl.startsWith('https:') ? '; Secure' : '';
-  return {
+  const cookie: BrowserCookie = {
     read(request) {
       for (const pair of (request.headers.cookie ?? '').split(';')) {
         const [found, value] = pair.trim().split('=', 2);
@@ -35,5 +37,10 @@ export function browserCookie(name: string, path: string, publicUrl: string): Br
         `${name}=${nonce ?? ''}; Path=${path}; Max-Age=${nonce === null ? 0 : COOKIE_SECONDS}; HttpOnly; SameSite=Lax${secure}`,
       );
     },
+    begin(reply, begun) {
+      if (begun.browserNonce !== null) cookie.set(reply, begun.browserNonce);
+      return begun.url;
+    },
   };
+  return cookie;
 }

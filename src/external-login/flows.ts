@@ -12,7 +12,7 @@ import { standingProblem, accountPerms, standingRefusal } from '../accounts/stan
 import type { Tokens } from '../accounts/tokens.ts';
 import { openWebSession } from '../accounts/web-session.ts';
 import type { Clock } from '../clock.ts';
-import { isPostgres } from '../database/dialect.ts';
+import { isPostgres, isUniqueViolation } from '../database/dialect.ts';
 import type { Database, Executor, UserRow } from '../database/schema.ts';
 import { ApiError, totpRequired, unauthorized } from '../http/envelope.ts';
 import { tokenHash } from '../http/secrets.ts';
@@ -73,6 +73,8 @@ export interface FlowDeps {
   credentials: Credentials;
   limiter: RateLimiter;
   publicUrl: string;
+  /** Wakes the mail worker after a transaction that queued mail (a link's security mail) has committed. */
+  mailQueued: () => void;
 }
 
 /** What the other site needs to be asked: the state, the PKCE verifier, and (OpenID Connect) the nonce. */
@@ -174,6 +176,27 @@ export class LoginFlows {
         browserHash: row.browser_hash,
       },
     };
+  }
+
+  /**
+   * Links an identity at the other site to an account: `write` does it in a transaction (locking the account with
+   * linkableUser) and answers null, or the problem that stopped it. Answers where the browser goes: the profile, or
+   * `problemPage` of the problem; two accounts linking the same identity at the same moment: the unique index keeps one,
+   * the other hears `taken`. The player's security mail, queued by `write`, goes once the transaction has committed.
+   */
+  async link<Problem extends string>(
+    write: (trx: Transaction<Database>) => Promise<Problem | null>,
+    problemPage: (problem: Problem | 'taken') => string,
+  ): Promise<string> {
+    try {
+      const problem = await this.deps.db.transaction().execute(write);
+      if (problem) return problemPage(problem);
+    } catch (error) {
+      if (isUniqueViolation(error)) return problemPage('taken');
+      throw error;
+    }
+    this.deps.mailQueued();
+    return `${this.deps.publicUrl}/home`;
   }
 
   /** A login's one-time code for `userId`, bound to the browser that began (`browserHash`), written with `trx`. */

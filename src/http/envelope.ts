@@ -56,7 +56,7 @@ export class ApiError extends Error {
     readonly status: number,
     message: Message | string,
     readonly headers: Record<string, string> = {},
-    /** The error's `data`: `{}` for every error but the web login's second step (`{totp_required: true}`) and a library 409 (`{id}`). */
+    /** The error's `data`: `{}` for every error but the web login's second step (`{totp_required: true}`), a library 409 (`{id}`), a password-less account's 403 and an admin unlink's 409. */
     readonly data: Record<string, unknown> = {},
   ) {
     super(typeof message === 'string' ? message : render('en', message));
@@ -418,6 +418,11 @@ const ERROR_ENVELOPE = {
           type: 'boolean',
           description:
             'only on a 403 of an action that asks for the password, for a password-less account (registered through an OpenID Connect provider): set one by the reset first',
+        },
+        last_way: {
+          type: 'boolean',
+          description:
+            "only on a 409 of an admin's unlinking of an OpenID Connect identity: it is a password-less account's last way to log in; send last: true to unlink it anyway",
         },
       },
     },

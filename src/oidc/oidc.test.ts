@@ -16,6 +16,7 @@ import {
 } from '../../test/support/openid-provider.ts';
 import { codeIn, mailTo } from '../../test/support/smtp.ts';
 import { OWNER, PUBLIC_URL, randomAddress, startService, type CallOptions, type TestService } from '../../test/support/service.ts';
+import { LEVELS } from '../shared/levels.ts';
 import { DISCOVERY_RETRY_MS } from './client.ts';
 
 const ID = 'community';
@@ -427,12 +428,53 @@ describeEachDatabase('Registration through an OpenID Connect provider', (kind) =
     }
   });
 
-  it('lets a password-less account in by the provider, refuses what asks for a password until the reset sets one', async () => {
+  /** A new password-less account, registered through the provider without a password: the person, its name and session. */
+  const passwordLess = async () => {
     const person = oidcPerson();
     const browser: Browser = new Map();
     const ticket = (await registerAs(person, browser)).searchParams.get('ticket')!;
     const username = `oidc_${Math.random().toString(36).slice(2, 8)}`;
     const token = (await submit(browser, { ticket, username })).body.data.jwt as string;
+    return { person, username, token };
+  };
+
+  it("lets an admin above the player unlink the player's identity, saying so before the last way in goes", async () => {
+    const { username, token } = await passwordLess();
+    const path = `/api/admin/user/${username}/oidc/${ID}`;
+    // A player may not; an admin only for players below their own level.
+    const other = await service.registerPlayer();
+    assert.equal((await service.call('DELETE', path, { token: other.token })).status, 403);
+    const admin = await service.registerPlayer();
+    await service.db.updateTable('users').set({ perms: LEVELS.admin }).where('username', '=', admin.username).execute();
+    const aboveAdmin = await service.call('DELETE', `/api/admin/user/${OWNER.username}/oidc/${ID}`, { token: admin.token });
+    assert.equal(aboveAdmin.status, 403, JSON.stringify(aboveAdmin.body));
+    assert.match(aboveAdmin.body.msg as string, /below your own level/);
+
+    // The identity is this password-less account's only way in: refused until the admin says they know.
+    const last = await service.call('DELETE', path, { token: admin.token, body: {} });
+    assert.equal(last.status, 409, JSON.stringify(last.body));
+    assert.equal(last.body.data.last_way, true);
+    assert.match(last.body.msg as string, /last way to log in/);
+    assert.equal((await home(token)).Identities.length, 1, 'nothing unlinked');
+    const unlinked = await service.call('DELETE', path, { token: admin.token, body: { last: true } });
+    assert.equal(unlinked.status, 200, JSON.stringify(unlinked.body));
+    assert.deepEqual((await home(token)).Identities, []);
+    const { id } = await service.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+    const audited = await service.db
+      .selectFrom('audit_log')
+      .select(['iss', 'details'])
+      .where('action', '=', 'oidc.unlink')
+      .where('target_id', '=', id)
+      .execute();
+    assert.equal(audited.length, 1);
+    assert.equal(audited[0]!.iss, admin.username);
+    assert.equal(JSON.parse(String(audited[0]!.details)).by, 'admin');
+    assert.equal((await service.call('DELETE', path, { token: admin.token, body: { last: true } })).status, 404);
+    assert.equal((await service.call('DELETE', `/api/admin/user/${username}/oidc/Bad_Id`, { token: admin.token })).status, 400);
+  });
+
+  it('lets a password-less account in by the provider, refuses what asks for a password until the reset sets one', async () => {
+    const { person, username, token } = await passwordLess();
     const ip = randomAddress();
     // Nothing verifies against no password.
     assert.equal((await service.call('POST', '/api/auth/login', { body: { username, password: '' }, ip })).status, 401);
@@ -453,6 +495,8 @@ describeEachDatabase('Registration through an OpenID Connect provider', (kind) =
       assert.match(reply.body.msg as string, /Forgot your password/);
     }
     assert.equal((await home(token)).Identities.length, 1);
+    // The profile knows: the pages offer to set a password rather than ask for it.
+    assert.equal((await home(token)).HasPassword, false);
 
     // The reset sets one; from then on the password works and is asked as for anyone.
     assert.equal((await service.call('POST', '/api/auth/forgetpass', { body: { mail: person.email }, ip })).status, 200);
@@ -461,5 +505,6 @@ describeEachDatabase('Registration through an OpenID Connect provider', (kind) =
     assert.equal(reset.status, 200, JSON.stringify(reset.body));
     const login = await service.call('POST', '/api/auth/login', { body: { username, password: 'my brand new password' }, ip });
     assert.equal(login.status, 200, JSON.stringify(login.body));
+    assert.equal((await home(login.body.data.jwt as string)).HasPassword, true);
   });
 });

@@ -1,13 +1,15 @@
 // Routes of the OpenID Connect login and link (contract section 26). The two that a browser opens itself (the start
 // of a login and the provider's callback) answer with redirects; the rest are JSON in the envelope. The nonce that
 // binds a flow to its browser travels in a cookie of its own under /api/auth/oidc (src/external-login/browser-cookie.ts).
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { browserCookie } from '../external-login/browser-cookie.ts';
+import { exchangeRoute } from '../external-login/exchange-route.ts';
 import { envelopeSchema, errorResponses, languageOf, message, ok } from '../http/envelope.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
-import { LOGGED_IN, WEB_LOGIN_RESPONSE_SCHEMA } from '../http/shapes/web-login.ts';
-import type { Begun, OidcService } from './service.ts';
+import { USER_IDENTIFIER_PARAMS } from '../http/shapes/user-identifier.ts';
+import { redirectResponse } from '../http/shapes/web-login.ts';
+import type { OidcService } from './service.ts';
 
 const tags = ['oidc'];
 const text = { type: 'string', maxLength: 1024 } as const;
@@ -24,21 +26,17 @@ const proofBody = {
 } as const;
 const LINK_BEGUN = message('oidc.linkBegun');
 const UNLINKED = message('oidc.unlinked');
+const UNLINKED_FOR = message('oidc.unlinkedFor');
 const REGISTERED = message('oidc.registered');
 const REGISTERED_MAILED = message('oidc.registeredMailed');
 const ticketText = { type: 'string', maxLength: 64 } as const;
 const EXAMPLE_AUTHORIZE =
   'https://id.example.org/realms/craft/protocol/openid-connect/auth?client_id=skins&scope=openid+profile+email&response_type=code&redirect_uri=https%3A%2F%2Fskins.example.org%2Fapi%2Fauth%2Foidc%2Fkeycloak%2Fcallback&state=0lJ0m0Tq2S6bqz4c9n1e8kq0wq3b8p5dX7uYv2aR1sM&nonce=Vx0vq2m3l4n5o6p7q8r9s0t1u2v3w4x5y6z7A8B9C0D&code_challenge=Vx0vq2m3l4n5o6p7q8r9s0t1u2v3w4x5y6z7A8B9C0D&code_challenge_method=S256';
-const redirect = (description: string) => ({ 302: { description, type: 'null' } });
 
 /** Routes of the OpenID Connect login and link; `publicUrl` decides whether the browser cookie is `Secure`. */
 export function oidcRoutes(fastify: FastifyInstance, oidc: OidcService, publicUrl: string) {
   const app = withSchemaTypes(fastify);
   const cookie = browserCookie('oidc_browser', '/api/auth/oidc', publicUrl);
-  const begin = (reply: FastifyReply, begun: Begun) => {
-    if (begun.browserNonce !== null) cookie.set(reply, begun.browserNonce);
-    return begun.url;
-  };
 
   app.get(
     '/api/auth/oidc',
@@ -82,10 +80,10 @@ export function oidcRoutes(fastify: FastifyInstance, oidc: OidcService, publicUr
           "provider's discovery has not answered, redirects to /oidc?problem=unavailable.",
         tags: ['auth', ...tags],
         params: providerParams,
-        response: { ...redirect("To the provider's page"), ...errorResponses(400, 404, 429) },
+        response: { ...redirectResponse("To the provider's page"), ...errorResponses(400, 404, 429) },
       },
     },
-    async (request, reply) => reply.redirect(begin(reply, await oidc.startLogin(request.params.id, request.ip)), 302),
+    async (request, reply) => reply.redirect(cookie.begin(reply, await oidc.startLogin(request.params.id, request.ip)), 302),
   );
 
   app.get(
@@ -101,7 +99,7 @@ export function oidcRoutes(fastify: FastifyInstance, oidc: OidcService, publicUr
         params: providerParams,
         // Not checked here: the provider adds parameters of its own, and openid-client checks the whole answer.
         querystring: { type: 'object', properties: { code: {}, state: {}, error: {} } },
-        response: { ...redirect('To the page of the web app that says how it ended'), ...errorResponses(400, 404) },
+        response: { ...redirectResponse('To the page of the web app that says how it ended'), ...errorResponses(400, 404) },
       },
     },
     async (request, reply) => {
@@ -126,10 +124,10 @@ export function oidcRoutes(fastify: FastifyInstance, oidc: OidcService, publicUr
           'or a mail address an account here has end on /register?oidc=not-offered|closed|no-mail|mail-taken, and create nothing.',
         tags: ['auth', ...tags],
         params: providerParams,
-        response: { ...redirect("To the provider's page"), ...errorResponses(400, 404, 429) },
+        response: { ...redirectResponse("To the provider's page"), ...errorResponses(400, 404, 429) },
       },
     },
-    async (request, reply) => reply.redirect(begin(reply, await oidc.startRegistration(request.params.id, request.ip)), 302),
+    async (request, reply) => reply.redirect(cookie.begin(reply, await oidc.startRegistration(request.params.id, request.ip)), 302),
   );
 
   const ticketDetails = {
@@ -224,32 +222,13 @@ export function oidcRoutes(fastify: FastifyInstance, oidc: OidcService, publicUr
     },
   );
 
-  app.post(
-    '/api/auth/oidc/exchange',
-    {
-      schema: {
-        summary:
-          "Exchange an OpenID Connect login's one-time code (from /oidc?code=) for a token: once, within 2 minutes, in the " +
-          'browser that began the login (its cookie), with the rules of a password login (banned, unconfirmed mail, ' +
-          'two-factor: 401 with data.totp_required, which leaves the code usable). A code sent from another browser is a ' +
-          '401 that neither uses it up nor counts on the limit of wrong codes (10 per address in 15 minutes, then 429)',
-        tags: ['auth', ...tags],
-        body: {
-          type: 'object',
-          required: ['code'],
-          additionalProperties: false,
-          properties: { code: text, totp: text },
-          examples: [{ code: 'p9Qm3Zx0Lr7Tb2Wc5Yd8Ve1Nf4Ga6Hk9Js3Ku0Lw2Mx', totp: '123456' }],
-        },
-        response: { 200: WEB_LOGIN_RESPONSE_SCHEMA, ...errorResponses(401, 403, 429) },
-      },
-    },
-    async (request, reply) => {
-      const { jwt, url } = await oidc.exchange(request.body.code, request.body.totp, cookie.read(request), request.ip);
-      cookie.set(reply, null);
-      return ok({ jwt }, LOGGED_IN, url);
-    },
-  );
+  exchangeRoute(fastify, {
+    path: '/api/auth/oidc/exchange',
+    opening: "Exchange an OpenID Connect login's one-time code (from /oidc?code=)",
+    tags,
+    cookie,
+    exchange: (...args) => oidc.exchange(...args),
+  });
 
   app.post(
     '/api/home/oidc/:id',
@@ -273,7 +252,7 @@ export function oidcRoutes(fastify: FastifyInstance, oidc: OidcService, publicUr
       ok(
         {},
         LINK_BEGUN,
-        begin(
+        cookie.begin(
           reply,
           await oidc.startLink(
             callerOf(request),
@@ -301,5 +280,39 @@ export function oidcRoutes(fastify: FastifyInstance, oidc: OidcService, publicUr
       await oidc.unlink(callerOf(request), request.params.id, { ...request.body, password: request.body.password ?? '' }, request.ip);
       return ok({}, UNLINKED);
     },
+  );
+
+  app.delete(
+    '/api/admin/user/:identifier/oidc/:id',
+    {
+      config: { access: 'admin' },
+      schema: {
+        summary: "Unlink a player's identity at an OpenID Connect provider; only for players below your own level",
+        description:
+          'Audited as oidc.unlink. The last way into a password-less account (no other identity, no Discord, no passkey) ' +
+          'is a 409 with data.last_way unless last is true: the player then sets a password by the reset, at their mail address.',
+        tags: ['admin', ...tags],
+        params: {
+          type: 'object',
+          required: ['identifier', 'id'],
+          properties: { ...USER_IDENTIFIER_PARAMS.properties, ...providerParams.properties },
+        },
+        body: {
+          type: ['object', 'null'],
+          additionalProperties: false,
+          properties: { last: { type: 'boolean' } },
+          examples: [{ last: true }],
+        },
+        response: {
+          200: envelopeSchema(
+            { type: 'object', required: ['id'], additionalProperties: false, properties: { id: { type: 'integer' } } },
+            ok({ id: 7 }, UNLINKED_FOR),
+          ),
+          ...errorResponses(400, 403, 404, 409),
+        },
+      },
+    },
+    async (request) =>
+      ok(await oidc.unlinkFor(callerOf(request), request.params.identifier, request.params.id, request.body?.last === true), UNLINKED_FOR),
   );
 }

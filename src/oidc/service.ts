@@ -8,10 +8,13 @@ import type { Credentials, Reauthentication } from '../accounts/credentials.ts';
 import type { Tokens } from '../accounts/tokens.ts';
 import { actorOf, recordAudit } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
-import { isUniqueViolation } from '../database/dialect.ts';
 import type { Database } from '../database/schema.ts';
+import { userByIdentifier } from '../accounts/identifiers.ts';
+import { NO_PASSWORD } from '../accounts/passwords.ts';
+import { LEVELS, levelOfUser } from '../accounts/standing.ts';
+import type { Acting } from '../audit/acting.ts';
 import { type Begun, type CallbackOutcome, ended, linkableUser, LoginFlows } from '../external-login/flows.ts';
-import { ApiError, message, notFound } from '../http/envelope.ts';
+import { ApiError, forbidden, message, notFound } from '../http/envelope.ts';
 import { queueSecurityMail } from '../mail/outbox.ts';
 import type { RateLimiter, RateRule } from '../ratelimit/limiter.ts';
 import { type OidcClient, OidcFailure, type OidcIdentity } from './client.ts';
@@ -190,9 +193,9 @@ export class OidcService {
   }
 
   private async link(client: OidcClient, userId: number, identity: OidcIdentity): Promise<string> {
-    const { db, clock } = this.deps;
-    try {
-      const problem = await db.transaction().execute(async (trx) => {
+    const { clock } = this.deps;
+    return this.flows.link(
+      async (trx) => {
         const user = await linkableUser(trx, userId, clock.now());
         if (!user) return 'account' as const;
         const holder = await trx
@@ -240,15 +243,9 @@ export class OidcService {
           },
         });
         return null;
-      });
-      if (problem) return this.problem(problem);
-    } catch (error) {
-      // Two accounts linking the same identity at the same moment: the unique index keeps one.
-      if (isUniqueViolation(error)) return this.problem('taken');
-      throw error;
-    }
-    this.deps.mailQueued();
-    return `${this.deps.publicUrl}/home`;
+      },
+      (problem) => this.problem(problem),
+    );
   }
 
   /** A linked identity gets a one-time code for the page, bound to the browser that began; an unlinked one the login page's explanation. */
@@ -316,5 +313,45 @@ export class OidcService {
       return true;
     });
     if (!removed) throw notFound('oidc.notLinked');
+  }
+
+  /**
+   * An admin unlinks a player's identity at provider `id` (players below the admin's own level; docs/decisions.md).
+   * The last way into a password-less account (no other identity, no Discord, no passkey) goes only when `last` says
+   * the admin knows it (else a 409 with data.last_way): the player then sets a password by the reset, at their mail.
+   */
+  async unlinkFor(acting: Acting, identifier: string, id: string, last: boolean): Promise<{ id: number }> {
+    const { db, clock } = this.deps;
+    const target = await userByIdentifier(db, identifier);
+    const targetLevel = await levelOfUser(db, target, clock.now());
+    if (!acting.operator && (acting.level < LEVELS.admin || targetLevel >= acting.level)) throw forbidden('oidc.belowOwnLevel');
+    const removed = await db.transaction().execute(async (trx) => {
+      const row = await trx
+        .deleteFrom('oidc_identities')
+        .where('user_id', '=', target.id)
+        .where('provider', '=', id)
+        .returning(['name'])
+        .executeTakeFirst();
+      if (!row) return false;
+      if (!last && target.password === NO_PASSWORD && target.dsid === null) {
+        const other = await trx
+          .selectFrom('oidc_identities')
+          .select('id')
+          .where('user_id', '=', target.id)
+          .union(trx.selectFrom('passkeys').select('id').where('user_id', '=', target.id))
+          .executeTakeFirst();
+        // Thrown, so the transaction puts the identity back.
+        if (!other) throw new ApiError(409, message('oidc.lastWay'), {}, { last_way: true });
+      }
+      await recordAudit(trx, clock.now(), {
+        actor: acting.actor,
+        action: 'oidc.unlink',
+        target: target.id,
+        details: { provider: id, name: row.name, by: acting.operator ? 'operator' : 'admin' },
+      });
+      return true;
+    });
+    if (!removed) throw notFound('oidc.notLinked');
+    return { id: target.id };
   }
 }

@@ -11,7 +11,7 @@ import { freePort } from '../support/net.ts';
 import { oidcPerson, standInProvider, startOpenIdStandIn, throughProvider, type OpenIdStandIn } from '../support/openid-provider.ts';
 import { DEVICE_SCOPE, launcherConfig, oidc } from '../support/oidc-launcher.ts';
 import { OWNER, randomAddress, startService, type TestService } from '../support/service.ts';
-import { mailTo } from '../support/smtp.ts';
+import { linkIn, mailTo } from '../support/smtp.ts';
 
 const skipReason = browserMissing();
 const ID = 'community';
@@ -208,6 +208,18 @@ describeEachDatabase('OpenID Connect registration and a launcher in a browser', 
       assert.equal(home.Username, username);
       assert.equal(home.Identities[0].name, 'Sky.Builder');
       assert.equal(service.mailbox.messages.filter(mailTo(person.email)).length, 0, 'no mail code');
+
+      // Password-less: the profile offers to set a password (by a mailed code) instead of forms that ask for one.
+      const security = page.getByRole('region', { name: 'Set a password' });
+      await security.getByText('Your account has no password').waitFor();
+      assert.equal(await page.getByRole('region', { name: 'Change password' }).count(), 0, 'no form to change a password');
+      await page.getByRole('region', { name: 'Change mail address' }).getByText('set one first under “Set a password”').waitFor();
+      assert.equal(await page.getByLabel('Current password').count(), 0, 'nothing asks for a password it does not have');
+      assert.deepEqual(await accessibilityProblems(page), [], 'the profile of a password-less account');
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'nothing wider than the phone');
+      await security.getByRole('button', { name: 'Mail me a code' }).click();
+      await page.waitForURL(`${origin}/reset/confirm`);
+      await service.mailbox.waitFor(mailTo(person.email));
       await page.close();
     },
   );
@@ -255,6 +267,63 @@ describeEachDatabase('OpenID Connect registration and a launcher in a browser', 
       );
       assert.equal(checked.status, 200);
       assert.equal(checked.body.id, profile.id);
+      await page.close();
+    },
+  );
+
+  it(
+    'registers through the provider with an address it has not confirmed: our mail confirms it, then the provider logs in',
+    { skip: skipReason ?? false },
+    async () => {
+      const unconfirmed = oidcPerson({ preferred_username: 'Quiet.Miner', email_verified: false });
+      standIn.signIn(unconfirmed);
+      const page = await watched();
+      await page.goto(`${origin}/register`);
+      await page.getByRole('link', { name: 'Register with Craft community' }).click();
+      await page.waitForURL(/\/register\/oidc\?ticket=/);
+      await page.getByText('The provider has not confirmed this address').waitFor();
+      const name = `Quiet_${Math.random().toString(36).slice(2, 8)}`;
+      await page.getByLabel('Your name in the game').fill(name);
+      await page.getByRole('button', { name: 'Make my account' }).click();
+      await page.waitForURL(`${origin}/mail/confirm`);
+      assert.equal(await page.evaluate(() => localStorage.getItem('skinservice.token')), null, 'not logged in before the mail');
+      assert.deepEqual(await accessibilityProblems(page), [], 'the mail step after a registration through a provider');
+      assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'nothing wider than the phone');
+      // The link in our mail confirms the address; then the provider's button logs in.
+      await page.goto(linkIn(await service.mailbox.waitFor(mailTo(unconfirmed.email))));
+      await page.getByRole('link', { name: 'Log in', exact: true }).waitFor();
+      await page.goto(`${origin}/login`);
+      await page.getByRole('link', { name: 'Log in with Craft community' }).click();
+      await page.waitForURL(`${origin}/home`);
+      const token = await page.evaluate(() => localStorage.getItem('skinservice.token'));
+      const home = (await service.call('GET', '/api/home', { token: token! })).body.data;
+      assert.equal(home.Username, name);
+      assert.equal(home.Mail_verify, 1);
+      await page.close();
+    },
+  );
+
+  it(
+    "lets the owner unlink the player's identity in the console, saying it is the last way in",
+    { skip: skipReason ?? false },
+    async () => {
+      const { id } = await service.db.selectFrom('users').select('id').where('username', '=', username).executeTakeFirstOrThrow();
+      const page = await openWatchedPage(browser, origin, { viewport: { width: 360, height: 740 } });
+      await logInWithToken(page, origin, await service.ownerToken());
+      await page.goto(`${origin}/admin?tab=users&user=${id}`);
+      const identities = page.getByRole('dialog').getByRole('group', { name: 'Log-in providers' });
+      await identities.getByRole('button', { name: 'Unlink Craft community' }).click();
+      const asked = identities.getByRole('alertdialog');
+      await asked.getByText(`This is the last way ${username} can log in`).waitFor();
+      assert.deepEqual(await accessibilityProblems(page), [], 'the question before unlinking the last way in');
+      await asked.getByRole('button', { name: 'Unlink Craft community' }).click();
+      await identities.getByText(`Craft community is unlinked from ${username}.`).waitFor();
+      await identities.getByText('No identity at a log-in provider is linked.').waitFor();
+      assert.equal(
+        (await service.db.selectFrom('oidc_identities').select('id').where('user_id', '=', id).execute()).length,
+        0,
+        'the identity is gone',
+      );
       await page.close();
     },
   );

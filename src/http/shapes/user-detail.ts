@@ -21,6 +21,11 @@ export interface UserDetail {
   Mail_verification: number;
   /** Beyond interface.md (contract section 12): whether two-factor login is on. */
   TwoFactor: boolean;
+  /**
+   * Beyond interface.md (contract section 26): false for a password-less account (registered through an OpenID Connect
+   * provider without choosing one), which sets a password by the reset before anything that asks for it.
+   */
+  HasPassword: boolean;
   /** Beyond interface.md (contract section 14): the language of the account's mails, en, ru or zh-CN. */
   Language: string;
   /** Beyond interface.md (contract section 16): the account's game profiles in creation order, the primary first;
@@ -70,6 +75,7 @@ export const USER_DETAIL_SCHEMA = recordSchema<UserDetail>(
     Discord: recordSchema<UserDetail['Discord']>({ userid: { type: 'string' }, username: { type: 'string' }, avatar: { type: 'string' } }),
     Mail_verification: { type: 'integer' },
     TwoFactor: { type: 'boolean' },
+    HasPassword: { type: 'boolean' },
     Language: { type: 'string', enum: [...LANGUAGES] },
     Profiles: {
       type: 'array',
@@ -132,6 +138,7 @@ export const USER_DETAIL_EXAMPLE: UserDetail = {
   Discord: { userid: '', username: '', avatar: '' },
   Mail_verification: 1,
   TwoFactor: false,
+  HasPassword: true,
   Language: 'en',
   Profiles: [
     { Uuid: PLAYER_UUID, Username: 'Steve', Primary: true, Selected_Skin: SKIN_UUID, Selected_Cape: '' },

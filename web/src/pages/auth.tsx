@@ -280,19 +280,22 @@ export function RegisterFinishPage() {
 /** sessionStorage: the address a reset was asked for in this tab, filled in beside a code typed by hand. */
 const RESET_MAIL_KEY = 'skinservice.reset-mail';
 
+/**
+ * Mails a reset code to `mail` and goes on to the page that takes it: a forgotten password, or the first one of a
+ * password-less account (the profile's "Set a password").
+ */
+export async function beginReset(mail: string) {
+  const reply = await api.post('/api/auth/forgetpass', { mail });
+  sessionStorage.setItem(RESET_MAIL_KEY, mail);
+  leaveNote(reply.msg || t('reset.sent'));
+  navigate('/reset/confirm');
+}
+
 export function ResetPage() {
   useT();
   return (
     <Page title={t('reset.title')}>
-      <Form
-        submitLabel={t('reset.submit')}
-        submit={async ({ mail }) => {
-          const reply = await api.post('/api/auth/forgetpass', { mail });
-          sessionStorage.setItem(RESET_MAIL_KEY, mail!);
-          leaveNote(reply.msg || t('reset.sent'));
-          navigate('/reset/confirm');
-        }}
-      >
+      <Form submitLabel={t('reset.submit')} submit={({ mail }) => beginReset(mail!)}>
         <Field label={t('field.mail')} name="mail" type="email" required autocomplete="email" />
       </Form>
       <p class="links">

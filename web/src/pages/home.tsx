@@ -9,6 +9,7 @@ import { leaveNote } from '../flash.ts';
 import { adoptAccountLanguage, Rich, t, useT } from '../i18n.ts';
 import { Link, navigate, sendToLogin } from '../router.tsx';
 import { LauncherAddress } from '../launcher-address.tsx';
+import { beginReset } from './auth.tsx';
 import { DeleteAccount, Sessions } from './self-service.tsx';
 import { TwoFactorSection } from './two-factor-settings.tsx';
 import { AppPasswordsSection } from './app-passwords.tsx';
@@ -74,11 +75,19 @@ const CARDS: { id: string; part: Part; wide?: boolean; Card: (view: ProfileView)
   { id: 'launchers', part: 'game', Card: () => <LauncherGrants /> },
   { id: 'friends', part: 'game', Card: (view) => <FriendsSection profileUuid={view.dressing.Uuid} /> },
   { id: 'blocks', part: 'game', Card: () => <BlockList /> },
-  { id: 'password', part: 'security', Card: () => <PasswordCard /> },
+  {
+    id: 'password',
+    part: 'security',
+    Card: (view) => (view.profile.HasPassword ? <PasswordCard /> : <SetPasswordCard mail={view.profile.Mail} />),
+  },
   { id: 'two-factor', part: 'security', Card: (view) => <TwoFactorSection enabled={view.profile.TwoFactor} onChange={view.reload} /> },
   { id: 'passkeys', part: 'security', Card: (view) => <PasskeysSection twoFactor={view.profile.TwoFactor} /> },
   { id: 'sessions', part: 'security', Card: () => <Sessions /> },
-  { id: 'mail', part: 'account', Card: (view) => <MailCard hasMail={view.profile.Mail !== ''} /> },
+  {
+    id: 'mail',
+    part: 'account',
+    Card: (view) => <MailCard hasMail={view.profile.Mail !== ''} hasPassword={view.profile.HasPassword} />,
+  },
   { id: 'discord', part: 'account', Card: (view) => <DiscordLink profile={view.profile} onChange={view.reload} /> },
   { id: 'oidc', part: 'account', Card: (view) => <OidcIdentities profile={view.profile} onChange={view.reload} /> },
   { id: 'premium', part: 'game', Card: (view) => <PremiumLinks profile={view.profile} onChange={view.reload} /> },
@@ -244,22 +253,43 @@ function PasswordCard() {
   );
 }
 
-function MailCard(props: { hasMail: boolean }) {
+/**
+ * A password-less account (registered through an OpenID Connect provider) has no password to change: it sets its
+ * first one by the reset, a code mailed to its address.
+ */
+function SetPasswordCard(props: { mail: string }) {
+  return (
+    <section class="card" aria-labelledby="set-password-title">
+      <h3 id="set-password-title">{t('account.setPasswordTitle')}</h3>
+      <Form submitLabel={t('account.setPasswordSubmit')} submit={() => beginReset(props.mail)}>
+        <p>{t('account.noPassword')}</p>
+      </Form>
+    </section>
+  );
+}
+
+function MailCard(props: { hasMail: boolean; hasPassword: boolean }) {
   return (
     <section class="card" aria-labelledby="change-mail-title">
       <h3 id="change-mail-title">{t(props.hasMail ? 'account.mailTitle' : 'account.addMailTitle')}</h3>
-      <Form
-        resetOnSuccess
-        submitLabel={t('account.mailSubmit')}
-        submit={async ({ mail, current_password }) => {
-          const reply = await api.patch('/api/home', { mail, current_password });
-          return reply.msg || t('account.mailSent', { mail });
-        }}
-      >
-        <Field label={t('account.newMail')} name="mail" type="email" required autocomplete="email" />
-        <Field label={t('account.currentPassword')} name="current_password" type="password" required autocomplete="current-password" />
-      </Form>
+      {props.hasPassword ? <MailForm /> : <p>{t('account.mailNeedsPassword')}</p>}
     </section>
+  );
+}
+
+function MailForm() {
+  return (
+    <Form
+      resetOnSuccess
+      submitLabel={t('account.mailSubmit')}
+      submit={async ({ mail, current_password }) => {
+        const reply = await api.patch('/api/home', { mail, current_password });
+        return reply.msg || t('account.mailSent', { mail });
+      }}
+    >
+      <Field label={t('account.newMail')} name="mail" type="email" required autocomplete="email" />
+      <Field label={t('account.currentPassword')} name="current_password" type="password" required autocomplete="current-password" />
+    </Form>
   );
 }
 export { LibraryPage } from './library.tsx';

@@ -162,7 +162,12 @@ export function UserEditor(props: { identifier: string; level: number; onSaved: 
         canEdit={canEdit}
         onChanged={reload}
       />
-      <AdminIdentities identities={user.Identities ?? []} />
+      <AdminIdentities
+        user={user}
+        name={name}
+        mayUnlink={canEdit && props.level > user.PermLvl && props.level >= LEVELS.admin}
+        onChanged={reload}
+      />
       <AdminPremiumLinks
         userId={user.Id}
         name={name}
