@@ -292,7 +292,7 @@ describeEachDatabase('the pages in Russian and Chinese', (kind) => {
       await page.getByText('此账号不是在此浏览器中注册的').waitFor();
       await assertNoEnglish(page, '/register/confirm in Chinese', []);
       await page.goto(`${origin}/mail/confirm`);
-      await page.getByRole('heading', { name: '验证新邮箱' }).waitFor();
+      await page.getByRole('heading', { name: '验证邮箱' }).waitFor();
       await assertNoEnglish(page, '/mail/confirm in Chinese', []);
       await page.goto(`${origin}/`);
       await page.getByRole('link', { name: '登录' }).first().waitFor();

@@ -215,6 +215,11 @@ describeEachDatabase('OpenID Connect registration and a launcher in a browser', 
       assert.equal(await page.getByRole('region', { name: 'Change password' }).count(), 0, 'no form to change a password');
       await page.getByRole('region', { name: 'Change mail address' }).getByText('set one first under “Set a password”').waitFor();
       assert.equal(await page.getByLabel('Current password').count(), 0, 'nothing asks for a password it does not have');
+      for (const card of ['Two-factor login', 'Passkeys', 'App passwords', 'Delete my account']) {
+        const region = page.getByRole('region', { name: card });
+        await region.getByText('This asks for your password: set one first under “Set a password”.').waitFor();
+        assert.equal(await region.locator('input[type=password]').count(), 0, `${card}: no password field`);
+      }
       assert.deepEqual(await accessibilityProblems(page), [], 'the profile of a password-less account');
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'nothing wider than the phone');
       await security.getByRole('button', { name: 'Mail me a code' }).click();
@@ -291,6 +296,8 @@ describeEachDatabase('OpenID Connect registration and a launcher in a browser', 
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= 360), 'nothing wider than the phone');
       // The link in our mail confirms the address; then the provider's button logs in.
       await page.goto(linkIn(await service.mailbox.waitFor(mailTo(unconfirmed.email))));
+      // The page's words fit a registration's address as they fit a changed one.
+      await page.getByRole('status').getByText('Your mail address is confirmed.').waitFor();
       await page.getByRole('link', { name: 'Log in', exact: true }).waitFor();
       await page.goto(`${origin}/login`);
       await page.getByRole('link', { name: 'Log in with Craft community' }).click();

@@ -371,7 +371,7 @@ describeEachDatabase('registration in one tab, in a browser', (kind) => {
       const link = linkIn(await nextMail(newMail, 0));
       assert.ok(link.startsWith(`${PUBLIC_URL}/mail/confirm?code=`), link);
       await page.goto(link.replace(PUBLIC_URL, origin));
-      await page.getByRole('status').getByText('Your new mail address is confirmed.').waitFor();
+      await page.getByRole('status').getByText('Your mail address is confirmed.').waitFor();
       assert.equal(await passwordFields(page), 0);
       await assertAccessible(page, 'a changed mail address confirmed');
       await page.getByRole('link', { name: 'Go to your profile' }).click();

@@ -212,8 +212,8 @@ function CodeForm(props: {
 }
 
 /**
- * A changed mail address, confirmed by the link in the mail sent to it (or its code typed with the address). No
- * password: the account has its own.
+ * A mail address confirmed by the link in the mail sent to it (or its code typed with the address): a changed one, or
+ * the address of an account registered through a log-in provider that did not confirm it. No password asked.
  */
 export function MailConfirmPage() {
   useT();

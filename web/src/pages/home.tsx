@@ -66,12 +66,24 @@ interface ProfileView extends LoadedProfile, WardrobeView {}
  * The profile's cards, in page order, each naming its part; `wide` spans the part's columns on a wide screen. A new
  * card is one line here.
  */
-const CARDS: { id: string; part: Part; wide?: boolean; Card: (view: ProfileView) => JSX.Element | null }[] = [
+const CARDS: {
+  id: string;
+  part: Part;
+  wide?: boolean;
+  /** The card's title, when all it does asks for the password: a password-less account sees why instead. */
+  asksPassword?: string;
+  Card: (view: ProfileView) => JSX.Element | null;
+}[] = [
   { id: 'wardrobe', part: 'wardrobe', wide: true, Card: WardrobeCards },
   { id: 'ban', part: 'game', wide: true, Card: () => <CurrentBans /> },
   { id: 'profiles', part: 'game', wide: true, Card: (view) => <ProfilesSection detail={view.profile} onChange={view.reload} /> },
   { id: 'play', part: 'game', Card: (view) => <GameLogin apiRoot={view.gameApiRoot} uuid={view.profile.Uuid} /> },
-  { id: 'app-passwords', part: 'game', Card: (view) => <AppPasswordsSection twoFactor={view.profile.TwoFactor} /> },
+  {
+    id: 'app-passwords',
+    part: 'game',
+    asksPassword: 'appPasswords.title',
+    Card: (view) => <AppPasswordsSection twoFactor={view.profile.TwoFactor} />,
+  },
   { id: 'launchers', part: 'game', Card: () => <LauncherGrants /> },
   { id: 'friends', part: 'game', Card: (view) => <FriendsSection profileUuid={view.dressing.Uuid} /> },
   { id: 'blocks', part: 'game', Card: () => <BlockList /> },
@@ -80,8 +92,18 @@ const CARDS: { id: string; part: Part; wide?: boolean; Card: (view: ProfileView)
     part: 'security',
     Card: (view) => (view.profile.HasPassword ? <PasswordCard /> : <SetPasswordCard mail={view.profile.Mail} />),
   },
-  { id: 'two-factor', part: 'security', Card: (view) => <TwoFactorSection enabled={view.profile.TwoFactor} onChange={view.reload} /> },
-  { id: 'passkeys', part: 'security', Card: (view) => <PasskeysSection twoFactor={view.profile.TwoFactor} /> },
+  {
+    id: 'two-factor',
+    part: 'security',
+    asksPassword: 'twoFactor.title',
+    Card: (view) => <TwoFactorSection enabled={view.profile.TwoFactor} onChange={view.reload} />,
+  },
+  {
+    id: 'passkeys',
+    part: 'security',
+    asksPassword: 'passkeys.title',
+    Card: (view) => <PasskeysSection twoFactor={view.profile.TwoFactor} />,
+  },
   { id: 'sessions', part: 'security', Card: () => <Sessions /> },
   {
     id: 'mail',
@@ -94,6 +116,7 @@ const CARDS: { id: string; part: Part; wide?: boolean; Card: (view: ProfileView)
   {
     id: 'delete',
     part: 'account',
+    asksPassword: 'deleteAccount.title',
     Card: (view) => <DeleteAccount username={view.profile.Username} skins={view.skins.length} capes={view.capes.length} />,
   },
 ];
@@ -179,9 +202,9 @@ export function HomePage() {
               {t(`parts.${part}`)}
             </h2>
             <div class="part-cards">
-              {CARDS.filter((card) => card.part === part).map(({ id, wide, Card }) => (
+              {CARDS.filter((card) => card.part === part).map(({ id, wide, asksPassword, Card }) => (
                 <div key={id} class={wide ? 'wide' : undefined}>
-                  <Card {...view} />
+                  {asksPassword && !profile.HasPassword ? <PasswordFirstCard id={id} title={t(asksPassword)} /> : <Card {...view} />}
                 </div>
               ))}
             </div>
@@ -264,6 +287,16 @@ function SetPasswordCard(props: { mail: string }) {
       <Form submitLabel={t('account.setPasswordSubmit')} submit={() => beginReset(props.mail)}>
         <p>{t('account.noPassword')}</p>
       </Form>
+    </section>
+  );
+}
+
+/** A card whose every form asks for the password, as a password-less account sees it: why, and where to set one. */
+function PasswordFirstCard(props: { id: string; title: string }) {
+  return (
+    <section class="card" aria-labelledby={`${props.id}-password-first`}>
+      <h3 id={`${props.id}-password-first`}>{props.title}</h3>
+      <p>{t('account.needsPassword')}</p>
     </section>
   );
 }
