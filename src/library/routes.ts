@@ -4,12 +4,13 @@ import { callerOf } from '../accounts/authenticate.ts';
 import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
 import { pageEnvelope, pageResponse } from '../http/pagination.ts';
 import { CAPE_RECORD_SCHEMA } from '../http/shapes/cape-record.ts';
-import { BASE, PLAYER_UUID, SKIN_DIGEST, SKIN_UUID } from '../http/shapes/example-story.ts';
+import { SKIN_DIGEST, SKIN_UUID } from '../http/shapes/example-story.ts';
+import { LIBRARY_ENTRY_EXAMPLE, LIBRARY_ENTRY_SCHEMA, type EntryKind } from '../http/shapes/library-entry.ts';
 import { recordSchema } from '../http/shapes/record-schema.ts';
 import { SKIN_EXAMPLE, SKIN_RECORD_SCHEMA } from '../http/shapes/skin-record.ts';
 import { withSchemaTypes } from '../http/schema-types.ts';
 import type { TextureBlock, TextureBlocks } from './blocks.ts';
-import type { EntryKind, LibraryEntry, LibraryService } from './service.ts';
+import type { LibraryService } from './service.ts';
 
 const PUBLISHED = message('library.published');
 const WITHDRAWN = message('library.withdrawn');
@@ -18,38 +19,6 @@ const REMOVED = message('library.removed');
 const BLOCKED = message('library.blocked');
 const UNBLOCKED = message('library.unblocked');
 const DECIDED = message('review.decided');
-
-const ENTRY_SCHEMA = recordSchema<LibraryEntry>({
-  id: { type: 'integer' },
-  kind: { type: 'string', enum: ['skin', 'cape'] },
-  model: { type: ['string', 'null'], enum: ['classic', 'slim', null] },
-  name: { type: 'string' },
-  description: { type: 'string' },
-  source: { type: 'string', enum: ['original', 'derivative', 'repost'] },
-  source_url: { type: ['string', 'null'] },
-  digest: { type: 'string' },
-  url: { type: 'string' },
-  owner: recordSchema<LibraryEntry['owner']>({ uuid: { type: 'string' }, name: { type: 'string' } }),
-  saves: { type: 'integer' },
-  created: { type: 'integer', description: 'Unix seconds' },
-  state: { type: 'string', enum: ['public', 'pending', 'refused'] },
-});
-
-const ENTRY_EXAMPLE: LibraryEntry = {
-  id: 12,
-  kind: 'skin',
-  model: 'slim',
-  name: 'Autumn hoodie',
-  description: 'Drawn for the autumn event',
-  source: 'original',
-  source_url: null,
-  digest: SKIN_DIGEST,
-  url: `${BASE}/textures/${SKIN_DIGEST}`,
-  owner: { uuid: PLAYER_UUID, name: 'Steve' },
-  saves: 3,
-  created: 1_767_225_600,
-  state: 'public',
-};
 
 const entryIdParams = {
   type: 'object',
@@ -99,7 +68,7 @@ export function libraryRoutes(fastify: FastifyInstance, library: LibraryService,
           tags,
           params: wardrobeParams,
           body: publishBody,
-          response: { 201: envelopeSchema(ENTRY_SCHEMA, ok(ENTRY_EXAMPLE, PUBLISHED)), ...errorResponses(404, 409, 429) },
+          response: { 201: envelopeSchema(LIBRARY_ENTRY_SCHEMA, ok(LIBRARY_ENTRY_EXAMPLE, PUBLISHED)), ...errorResponses(404, 409, 429) },
         },
       },
       async (request, reply) =>
@@ -127,7 +96,7 @@ export function libraryRoutes(fastify: FastifyInstance, library: LibraryService,
         summary: 'The public library: filtered, sorted (new or popular) and paged; the total in X-Total-Count',
         tags,
         querystring: libraryQuery,
-        response: { 200: pageResponse(ENTRY_SCHEMA, ENTRY_EXAMPLE) },
+        response: { 200: pageResponse(LIBRARY_ENTRY_SCHEMA, LIBRARY_ENTRY_EXAMPLE) },
       },
     },
     async (request, reply) => pageEnvelope(reply, await library.list(request.query)),
@@ -141,7 +110,7 @@ export function libraryRoutes(fastify: FastifyInstance, library: LibraryService,
           'One library entry: a public one to anyone; a pending or refused one only to its owner and moderators (send their token), else 404',
         tags,
         params: entryIdParams,
-        response: { 200: envelopeSchema(ENTRY_SCHEMA, ok(ENTRY_EXAMPLE)), ...errorResponses(404) },
+        response: { 200: envelopeSchema(LIBRARY_ENTRY_SCHEMA, ok(LIBRARY_ENTRY_EXAMPLE)), ...errorResponses(404) },
       },
     },
     async (request) => ok(await library.entry(request.params.id, () => fastify.callerIfAny(request))),
@@ -195,7 +164,7 @@ export function libraryRoutes(fastify: FastifyInstance, library: LibraryService,
       schema: {
         summary: 'Your own library entries: public, pending (waiting for review with LIBRARY_REVIEW=true) and refused, newest first',
         tags,
-        response: { 200: envelopeSchema({ type: 'array', items: ENTRY_SCHEMA }, ok([ENTRY_EXAMPLE])) },
+        response: { 200: envelopeSchema({ type: 'array', items: LIBRARY_ENTRY_SCHEMA }, ok([LIBRARY_ENTRY_EXAMPLE])) },
       },
     },
     async (request) => ok(await library.own(callerOf(request))),
@@ -217,7 +186,7 @@ export function libraryRoutes(fastify: FastifyInstance, library: LibraryService,
             offset: { type: 'integer', minimum: 0, maximum: 2_147_483_647, default: 0 },
           },
         },
-        response: { 200: pageResponse(ENTRY_SCHEMA, { ...ENTRY_EXAMPLE, state: 'pending' }) },
+        response: { 200: pageResponse(LIBRARY_ENTRY_SCHEMA, { ...LIBRARY_ENTRY_EXAMPLE, state: 'pending' }) },
       },
     },
     async (request, reply) => pageEnvelope(reply, await library.reviewQueue(request.query)),
@@ -241,7 +210,7 @@ export function libraryRoutes(fastify: FastifyInstance, library: LibraryService,
           },
           examples: [{ state: 'refused', reason: 'Not drawn by the publisher' }],
         },
-        response: { 200: envelopeSchema(ENTRY_SCHEMA, ok(ENTRY_EXAMPLE, DECIDED)), ...errorResponses(404, 409) },
+        response: { 200: envelopeSchema(LIBRARY_ENTRY_SCHEMA, ok(LIBRARY_ENTRY_EXAMPLE, DECIDED)), ...errorResponses(404, 409) },
       },
     },
     async (request) => ok(await library.decide(callerOf(request), request.params.id, request.body.state, request.body.reason), DECIDED),

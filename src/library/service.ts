@@ -19,26 +19,7 @@ import { textureUrl } from '../textures/texture-url.ts';
 import { MAX_SKINS_PER_PLAYER, type Wardrobe } from '../textures/wardrobe.ts';
 import type { CapeRecord } from '../http/shapes/cape-record.ts';
 import type { SkinRecord } from '../http/shapes/skin-record.ts';
-
-export type EntryKind = 'skin' | 'cape';
-export type EntrySource = 'original' | 'derivative' | 'repost';
-
-export interface LibraryEntry {
-  id: number;
-  kind: EntryKind;
-  model: 'classic' | 'slim' | null;
-  name: string;
-  description: string;
-  source: EntrySource;
-  source_url: string | null;
-  digest: string;
-  url: string;
-  owner: { uuid: string; name: string };
-  saves: number;
-  /** Unix seconds. */
-  created: number;
-  state: 'public' | 'pending' | 'refused';
-}
+import type { EntryKind, EntrySource, LibraryEntry } from '../http/shapes/library-entry.ts';
 
 export interface PublishInput {
   name?: string;

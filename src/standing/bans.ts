@@ -16,26 +16,7 @@ import { LATEST_UNIX_SECONDS } from '../http/pagination.ts';
 import { languageOfUser, queueMail } from '../mail/outbox.ts';
 import { type BanReason, type BanScope } from '../shared/ban-reasons.ts';
 import { banLiftedMessage, banMessage } from '../mail/templates.ts';
-
-/** A ban as the admin API answers it; times in Unix seconds. */
-export interface BanRecord {
-  id: string;
-  scope: BanScope;
-  reason: BanReason;
-  message: string | null;
-  created: number;
-  /** null: permanent. */
-  expires: number | null;
-  /** The administrator who banned. */
-  by: string;
-  /** When it was lifted; null while it was not. */
-  lifted: number | null;
-  /** Whether it holds now: neither lifted nor past its end. */
-  active: boolean;
-}
-
-/** A ban that holds, as its player sees it. */
-export type PlayerBan = Pick<BanRecord, 'id' | 'scope' | 'reason' | 'message' | 'created' | 'expires'>;
+import type { BanRecord, PlayerBan } from '../http/shapes/ban.ts';
 
 export interface NewBan {
   scope: BanScope;

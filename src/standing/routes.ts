@@ -4,13 +4,14 @@ import type { FastifyInstance } from 'fastify';
 import { callerOf } from '../accounts/authenticate.ts';
 import { envelopeSchema, errorResponses, message, ok } from '../http/envelope.ts';
 import { objectSchema, withSchemaTypes } from '../http/schema-types.ts';
+import { BAN_EXAMPLE, BAN_SCHEMA, PLAYER_BAN_SCHEMA } from '../http/shapes/ban.ts';
 import { recordSchema } from '../http/shapes/record-schema.ts';
 import { USER_IDENTIFIER_PARAMS } from '../http/shapes/user-identifier.ts';
 import { LATEST_UNIX_SECONDS } from '../http/pagination.ts';
 import { BAN_REASONS, BAN_SCOPES } from '../shared/ban-reasons.ts';
 import { API_ROOT_PATH, yggdrasilErrors } from '../yggdrasil/errors.ts';
 import type { BannedScope, GameAttributes, GameAttributesService, Privileges } from './attributes.ts';
-import type { BanRecord, Bans, PlayerBan } from './bans.ts';
+import type { Bans } from './bans.ts';
 import type { BlockedServer, BlockedServers } from './blocked-servers.ts';
 import type { BlockedPlayer, PlayerBlocks } from './blocks.ts';
 
@@ -78,36 +79,6 @@ const ATTRIBUTES_EXAMPLE: GameAttributes = {
   chatPreferences: { textCommunication: 'ENABLED' },
 };
 
-const BAN_SCHEMA = recordSchema<BanRecord>({
-  id: { type: 'string' },
-  scope: { type: 'string', enum: [...BAN_SCOPES] },
-  reason: { type: 'string', enum: [...BAN_REASONS] },
-  message: { type: ['string', 'null'] },
-  created: { type: 'integer', description: 'Unix seconds' },
-  expires: { type: ['integer', 'null'], description: 'Unix seconds; null: permanent' },
-  by: { type: 'string', description: 'the administrator who banned' },
-  lifted: { type: ['integer', 'null'], description: 'Unix seconds; null: not lifted' },
-  active: { type: 'boolean', description: 'whether it holds now (neither lifted nor past its end)' },
-});
-const BAN_EXAMPLE: BanRecord = {
-  id: '8f59cdb2-f575-4768-b0e6-2e0b0be19557',
-  scope: 'multiplayer',
-  reason: 'HATE_SPEECH',
-  message: 'Insults in chat',
-  created: 1788220800,
-  expires: 1790812800,
-  by: 'Admin',
-  lifted: null,
-  active: true,
-};
-const PLAYER_BAN_SCHEMA = recordSchema<PlayerBan>({
-  id: { type: 'string' },
-  scope: { type: 'string', enum: [...BAN_SCOPES] },
-  reason: { type: 'string', enum: [...BAN_REASONS] },
-  message: { type: ['string', 'null'] },
-  created: { type: 'integer', description: 'Unix seconds' },
-  expires: { type: ['integer', 'null'], description: 'Unix seconds; null: permanent' },
-});
 const BAN_PARAMS = {
   type: 'object',
   required: ['identifier', 'ban'],

@@ -6,7 +6,7 @@ import { api, ApiError } from '../api.ts';
 import { messageOf, Notice } from '../components.tsx';
 import { Rich, t } from '../i18n.ts';
 import { Link } from '../router.tsx';
-import type { LibraryEntry } from './library.tsx';
+import type { LibraryEntry } from '../../../src/http/shapes/library-entry.ts';
 import './library-publish.css';
 
 /** The player's public entries by texture digest, loaded with the wardrobe; `reload` after a change. */

@@ -12,24 +12,7 @@ import { t } from '../i18n.ts';
 import { Link, useLocation } from '../router.tsx';
 import { SkinPreview } from '../viewer.tsx';
 import './library.css';
-
-/** A library entry as the API answers it (src/library/service.ts; contract section 19). */
-export interface LibraryEntry {
-  id: number;
-  kind: 'skin' | 'cape';
-  model: 'classic' | 'slim' | null;
-  name: string;
-  description: string;
-  source: 'original' | 'derivative' | 'repost';
-  source_url: string | null;
-  digest: string;
-  url: string;
-  owner: { uuid: string; name: string };
-  saves: number;
-  /** Unix seconds. */
-  created: number;
-  state: 'public' | 'pending' | 'refused';
-}
+import type { LibraryEntry } from '../../../src/http/shapes/library-entry.ts';
 
 /** Cards per page. */
 export const PAGE_SIZE = 24;

@@ -4,16 +4,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api } from '../api.ts';
 import { Field, Form, Notice, messageOf, useAction } from '../components.tsx';
 import { dateTime, t } from '../i18n.ts';
-
-/** A ban as GET /api/home/bans answers it (times in Unix seconds; expires null: permanent). */
-interface PlayerBan {
-  id: string;
-  scope: 'multiplayer' | 'account';
-  reason: string;
-  message: string | null;
-  created: number;
-  expires: number | null;
-}
+import type { PlayerBan } from '../../../src/http/shapes/ban.ts';
 
 interface BlockedPlayer {
   uuid: string;

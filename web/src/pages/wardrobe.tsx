@@ -8,7 +8,7 @@ import { Confirmation, InlineRename } from '../editing.tsx';
 import { formatSize, Rich, t } from '../i18n.ts';
 import { SkinPreview } from '../viewer.tsx';
 import { PublishControls, usePublished } from './library-publish.tsx';
-import type { LibraryEntry } from './library.tsx';
+import type { LibraryEntry } from '../../../src/http/shapes/library-entry.ts';
 import type { DetailProfile } from './profiles.tsx';
 
 /** What the wardrobe needs of the profile page. */

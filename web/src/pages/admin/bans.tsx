@@ -6,21 +6,10 @@ import { api } from '../../api.ts';
 import { Field, Form, Notice, useAction } from '../../components.tsx';
 import { Confirmation } from '../../editing.tsx';
 import { dateTime, useT } from '../../i18n.ts';
+import type { BanRecord } from '../../../../src/http/shapes/ban.ts';
 import { BAN_REASONS, BAN_SCOPES } from '../../../../src/shared/ban-reasons.ts';
 import { banReasonText } from '../standing.tsx';
 import { plainMessage } from './names.tsx';
-
-interface BanRecord {
-  id: string;
-  scope: 'multiplayer' | 'account';
-  reason: string;
-  message: string | null;
-  created: number;
-  expires: number | null;
-  by: string;
-  lifted: number | null;
-  active: boolean;
-}
 
 /** The duration presets, in days; `permanent` and `custom` (an end of one's own) besides. */
 const PRESET_DAYS = [1, 7, 30] as const;
