@@ -3,15 +3,14 @@
 // wear it at the source, verify, then put your own skin back. Shown only while the service offers the link.
 import { useEffect, useState } from 'preact/hooks';
 import { api, ApiError, type UserDetail } from '../api.ts';
-import { Field, Form, useAction } from '../components.tsx';
-import { Confirmation } from '../editing.tsx';
+import { Field, Form } from '../components.tsx';
 import { t } from '../i18n.ts';
 
-type Link = UserDetail['PremiumLinks'][number];
+export type Link = UserDetail['PremiumLinks'][number];
 type Challenge = { token: string; skin: string; source: string; name: string };
 
 /** The sources one may link an account of; [] while the service offers no link (MOJANG_FALLBACK off), null before. */
-function usePremiumSources(): string[] | null {
+export function usePremiumSources(): string[] | null {
   const [sources, setSources] = useState<string[] | null>(null);
   useEffect(() => {
     api.get<{ sources: string[] }>('/api/home/premium').then(
@@ -91,57 +90,6 @@ export function PremiumLinks(props: { profile: UserDetail; onChange: () => Promi
       )}
       {note && <p role="status">{note}</p>}
     </section>
-  );
-}
-
-/**
- * The admin console's user editor: the player's linked official accounts (shown while the service offers the link, or
- * while any is left), each with an unlink, after a confirmation, for an admin above the player's level.
- */
-export function AdminPremiumLinks(props: {
-  userId: number;
-  name: string;
-  links: Link[];
-  mayUnlink: boolean;
-  onChanged: () => Promise<void>;
-}) {
-  const sources = usePremiumSources();
-  const [asking, setAsking] = useState<Link | null>(null);
-  const action = useAction();
-  const unlink = (link: Link) =>
-    action.run(async () => {
-      setAsking(null);
-      await api.delete(`/api/admin/user/${props.userId}/premium?source=${encodeURIComponent(link.source)}`);
-      await props.onChanged();
-      return t('admin:premium.unlinked', { premium: link.name, source: link.source, name: props.name });
-    });
-  if (props.links.length === 0 && !sources?.length) return null;
-  return (
-    <div role="group" aria-labelledby="user-premium-heading">
-      <h3 id="user-premium-heading">{t('admin:premium.title')}</h3>
-      {props.links.length === 0 ? (
-        <p class="muted">{t('admin:premium.none')}</p>
-      ) : (
-        <ul class="items">
-          {props.links.map((link) => (
-            <li key={link.source}>
-              {t('admin:premium.linked', { name: link.name, source: link.source, uuid: link.uuid })}
-              {props.mayUnlink && (
-                <button type="button" class="secondary small" disabled={asking !== null || action.busy} onClick={() => setAsking(link)}>
-                  {t('admin:premium.unlink')}
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      {asking && (
-        <Confirmation confirmLabel={t('admin:premium.unlink')} onConfirm={() => void unlink(asking)} onCancel={() => setAsking(null)}>
-          {t('admin:premium.question', { premium: asking.name, source: asking.source, name: props.name })}
-        </Confirmation>
-      )}
-      <div aria-live="polite">{action.outcome}</div>
-    </div>
   );
 }
 
