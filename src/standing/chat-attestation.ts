@@ -24,7 +24,8 @@ export interface EvidenceMessage {
   messageReported: boolean;
 }
 
-export type MessageProblem = 'unsigned' | 'no-key' | 'bad-signature' | 'out-of-order';
+/** altered, broken-chain and unverifiable come only from 1.19.1-1.19.2 reports (legacy-report.ts). */
+export type MessageProblem = 'unsigned' | 'no-key' | 'bad-signature' | 'out-of-order' | 'altered' | 'broken-chain' | 'unverifiable';
 
 export interface MessageCheck {
   verified: boolean;
@@ -36,7 +37,11 @@ export type Attestation = 'full' | 'partial' | 'none';
 /** A key may sign shortly before the service's clock says it was issued (clocks differ by a little). */
 const CLOCK_SLACK_MS = 5 * 60_000;
 
-const uuidBytes = (uuid: string) => Buffer.from(uuid.replace(/-/g, ''), 'hex');
+/** Whether a key was valid at a message's time (Unix milliseconds), give or take the clocks' slack. */
+export const coversTime = (key: CertifiedKey, timestamp: number) =>
+  key.issuedAt - CLOCK_SLACK_MS <= timestamp && timestamp <= key.expiresAt + CLOCK_SLACK_MS;
+
+export const uuidBytes = (uuid: string) => Buffer.from(uuid.replace(/-/g, ''), 'hex');
 
 /** The bytes the game signs (SignedMessage.update: version, MessageLink, MessageBody, LastSeenMessageList). */
 export function signedBytes(message: Omit<EvidenceMessage, 'signature' | 'messageReported'>): Buffer {
@@ -55,7 +60,8 @@ export function signedBytes(message: Omit<EvidenceMessage, 'signature' | 'messag
   return Buffer.concat([head, contentLength, content, seenCount, ...message.lastSeen.map((seen) => Buffer.from(seen, 'base64'))]);
 }
 
-const verifies = (key: CertifiedKey, data: Buffer, signature: Buffer) => createVerify('SHA256').update(data).verify(key.key, signature);
+export const verifies = (key: CertifiedKey, data: Buffer, signature: Buffer) =>
+  createVerify('SHA256').update(data).verify(key.key, signature);
 
 /**
  * Checks every message in the order the report lists them (oldest first, as the game sends them). A message verifies
@@ -74,11 +80,7 @@ export function checkMessages(messages: EvidenceMessage[], keysOf: (profileId: s
     if (message.signature === null) return { verified: false, problem: 'unsigned' };
     const session = `${message.profileId}|${message.sessionId}`;
     const bound = sessionKeys.get(session);
-    const candidates = bound
-      ? [bound]
-      : keysOf(message.profileId).filter(
-          (key) => key.issuedAt - CLOCK_SLACK_MS <= message.timestamp && message.timestamp <= key.expiresAt + CLOCK_SLACK_MS,
-        );
+    const candidates = bound ? [bound] : keysOf(message.profileId).filter((key) => coversTime(key, message.timestamp));
     if (candidates.length === 0) return { verified: false, problem: 'no-key' };
     const data = signedBytes(message);
     const signature = Buffer.from(message.signature, 'base64');
@@ -95,7 +97,7 @@ export function checkMessages(messages: EvidenceMessage[], keysOf: (profileId: s
 }
 
 /** full: every message verifies; none: no reported message does; partial: the rest. */
-export function attestationOf(messages: EvidenceMessage[], checks: MessageCheck[]): Attestation {
+export function attestationOf(messages: { messageReported: boolean }[], checks: MessageCheck[]): Attestation {
   if (checks.every((check) => check.verified)) return 'full';
   return messages.some((message, at) => message.messageReported && checks[at]!.verified) ? 'partial' : 'none';
 }

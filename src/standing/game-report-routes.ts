@@ -57,7 +57,7 @@ export function gameReportGameRoute(fastify: FastifyInstance, reports: GameRepor
       config: { access: 'game' },
       schema: {
         summary:
-          'A chat, name or skin report as the game sends it (1.19.3+); chat messages are checked against the keys certified to their sender',
+          'A chat, name or skin report as the game sends it (1.19.1+: the 1.19.1-1.19.2 and the 1.19.3+ chat evidence); chat messages are checked against the keys certified to their sender',
         tags: gameTags,
         body: {
           type: 'object',

@@ -4,23 +4,18 @@
 // altered, reordered and foreign-key messages; refusals that store nothing; the daily limit; forced renames and
 // blocked skins as the game reads them; and the moderators' queue closing reports with actions.
 import assert from 'node:assert/strict';
-import { createPrivateKey, createSign, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
+import { createSign, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import yggdrasil from 'yggdrasil';
 import { ManualClock } from '../../test/support/clock.ts';
 import { describeEachDatabase } from '../../test/support/databases.ts';
 import { fixture } from '../../test/support/fixtures.ts';
-import { OWNER, startService, type TestService } from '../../test/support/service.ts';
+import { GAME_API, GAME_REPORT, gameHeaders, gameReportClient, gsonJson, listeningReportService } from '../../test/support/game-reports.ts';
+import type { TestService } from '../../test/support/service.ts';
 
-const API = '/api/yggdrasil';
-const REPORT = `${API}/minecraftservices/player/report`;
+const API = GAME_API;
 const HOUR = 3600_000;
 const dashless = (uuid: string) => uuid.replace(/-/g, '');
-const gameHeaders = (accessToken: string) => ({
-  authorization: `Bearer ${accessToken}`,
-  accept: 'application/json',
-  'content-type': 'application/json; charset=utf-8',
-});
 
 /** A chat message as the game keeps it before it reports it. */
 interface Chat {
@@ -98,12 +93,8 @@ function reportJson(input: { type: 'CHAT' | 'USERNAME' | 'SKIN'; subject: string
     clientInfo: { clientVersion: '1.21.11', locale: 'en-US' },
     thirdPartyServerInfo: { address: 'play.example.org' },
   };
-  return JSON.stringify(body).replace(/"@@(-?\d+)@@"/g, '$1');
+  return gsonJson(body);
 }
-
-/** The game's PEM (RSA PRIVATE KEY markers around PKCS#8) as a key. */
-const gamePrivateKey = (pem: string) =>
-  createPrivateKey({ key: Buffer.from(pem.replace(/-----[A-Z ]+-----/g, '').replace(/\s/g, ''), 'base64'), format: 'der', type: 'pkcs8' });
 
 describeEachDatabase('reports from the game', (kind) => {
   const clock = new ManualClock();
@@ -111,40 +102,10 @@ describeEachDatabase('reports from the game', (kind) => {
   let owner: string;
   let root: string;
 
-  before(async () => {
-    service = await startService(kind, { clock, settings: { owner: OWNER, jwtTtlSeconds: 30 * 86400 } });
-    await service.app.listen({ port: 0, host: '127.0.0.1' });
-    root = `http://127.0.0.1:${(service.app.server.address() as { port: number }).port}${API}`;
-    owner = await service.ownerToken();
-  });
+  before(async () => ({ service, root, owner } = await listeningReportService(kind, clock)));
   after(async () => service?.close());
 
-  const gameLogin = async (mail: string, password: string) =>
-    (await yggdrasil({ host: `${root}/authserver` }).auth({ user: mail, pass: password })).accessToken as string;
-  const player = async () => {
-    const registered = await service.registerPlayer();
-    const home = (await service.call('GET', '/api/home', { token: registered.token })).body.data;
-    return { ...registered, uuid: home.Uuid as string, accessToken: await gameLogin(registered.mail, registered.password) };
-  };
-  const chatKey = async (accessToken: string) => {
-    const answer = await service.call('POST', `${API}/minecraftservices/player/certificates`, {
-      headers: { authorization: `Bearer ${accessToken}` },
-    });
-    assert.equal(answer.status, 200);
-    return gamePrivateKey(answer.body.keyPair.privateKey);
-  };
-  const send = (accessToken: string, json: string) => service.call('POST', REPORT, { headers: gameHeaders(accessToken), body: json });
-  const queue = async (state = 'open', token = owner) =>
-    (await service.call('GET', `/api/admin/game-reports?state=${state}`, { token })).body.data;
-  const reportCount = async () =>
-    Number(
-      (
-        await service.db
-          .selectFrom('game_reports')
-          .select((eb) => eb.fn.countAll().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+  const { gameLogin, player, chatKey, send, queue, reportCount } = gameReportClient(() => ({ service, root, owner }));
   /** A chat session of `sender`: messages signed in order, each having seen the one before. */
   const chatSession = (sender: { uuid: string }, key: KeyObject, texts: string[], reported: boolean[]) => {
     const sessionId = randomUUID();
@@ -300,7 +261,7 @@ describeEachDatabase('reports from the game', (kind) => {
       }
       const self = await send(steve.accessToken, reportJson({ type: 'USERNAME', subject: steve.uuid }));
       assert.match(self.body.errorMessage, /themselves/);
-      assert.equal((await service.call('POST', REPORT, { body: reportJson({ type: 'USERNAME', subject: alex.uuid }) })).status, 401);
+      assert.equal((await service.call('POST', GAME_REPORT, { body: reportJson({ type: 'USERNAME', subject: alex.uuid }) })).status, 401);
       assert.equal(await reportCount(), before);
     });
 

@@ -3,7 +3,6 @@
 // against the keys this service certified for its sender; and the moderators' queue that closes them with an action.
 import type { Kysely } from 'kysely';
 import type { Caller } from '../accounts/authenticate.ts';
-import { normalizeUuid } from '../accounts/identifiers.ts';
 import type { Acting } from '../audit/acting.ts';
 import { recordAudit } from '../audit/audit.ts';
 import type { Clock } from '../clock.ts';
@@ -20,8 +19,26 @@ import { REPORT_TYPES, type ReportKind } from './report-kinds.ts';
 import { attestationOf, checkMessages, type Attestation, type EvidenceMessage, type MessageProblem } from './chat-attestation.ts';
 import type { ForcedActions } from './forced-actions.ts';
 import { reportWarningMessage } from './report-mails.ts';
+import {
+  instantField,
+  isObject,
+  malformed,
+  MAX_CHAT_CHARS,
+  MAX_LAST_SEEN,
+  refuse,
+  REPORT_PATH,
+  saltField,
+  signatureField,
+  uuidField,
+} from './report-fields.ts';
+import {
+  checkLegacyMessages,
+  parseLegacyMessage,
+  storedLegacyMessages,
+  type LegacyCheckedMessage,
+  type LegacyMessage,
+} from './legacy-report.ts';
 
-export const REPORT_PATH = '/player/report';
 /** Reports one account may send in 24 hours (contract section 24). */
 export const REPORTS_PER_DAY = 20;
 const DAY_MS = 24 * 3600_000;
@@ -45,8 +62,6 @@ export const REPORT_REASONS = [
 const MAX_COMMENT = 1000;
 const MAX_REPORTED = 4;
 const MAX_EVIDENCE = 40;
-const MAX_LAST_SEEN = 20;
-const MAX_CHAT_CHARS = 256;
 
 export const REPORT_ACTIONS = ['dismiss', 'warn', 'ban_multiplayer', 'ban_account', 'force_rename', 'block_skin'] as const;
 export type ReportAction = (typeof REPORT_ACTIONS)[number];
@@ -70,7 +85,8 @@ export interface CheckedMessage {
 
 /** What a report carries besides its fields, as stored (JSON) and answered to moderators. */
 export interface ReportEvidence {
-  messages?: CheckedMessage[];
+  /** 1.19.3+ messages, or 1.19.1-1.19.2 ones (format legacy), in the report's order. */
+  messages?: (CheckedMessage | LegacyCheckedMessage)[];
   /** Skin reports: the skin and cape the reported profile wore when the report came, and the URL the game sent. */
   skinUrl?: string | null;
   skin?: { digest: string; slim: boolean } | null;
@@ -110,41 +126,6 @@ export interface ActionInput {
   expires?: number;
 }
 
-const refuse = (status: number, text: string) =>
-  new GameServiceError(status, status === 404 ? 'NOT_FOUND' : 'IllegalArgumentException', text, REPORT_PATH);
-const malformed = (what: string) => refuse(400, `Malformed report: ${what}`);
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
-
-function uuidField(value: unknown, what: string): string {
-  const uuid = typeof value === 'string' ? normalizeUuid(value) : null;
-  if (!uuid) throw malformed(`${what} must be a UUID`);
-  return uuid;
-}
-
-function instantField(value: unknown, what: string): number {
-  const ms = typeof value === 'string' && /^\d{4}-\d\d-\d\dT/.test(value) ? Date.parse(value) : NaN;
-  if (!Number.isFinite(ms) || ms < 0) throw malformed(`${what} must be an ISO 8601 instant`);
-  return ms;
-}
-
-function saltField(value: unknown): bigint {
-  // The JSON parser keeps this route's salts as their exact digits (src/app.ts); a plain number is accepted too.
-  const text = typeof value === 'string' ? value : typeof value === 'number' && Number.isInteger(value) ? String(value) : '';
-  if (!/^-?\d{1,19}$/.test(text)) throw malformed('salt must be a 64-bit integer');
-  const salt = BigInt(text);
-  if (salt < INT64_MIN || salt > INT64_MAX) throw malformed('salt must be a 64-bit integer');
-  return salt;
-}
-
-function signatureField(value: unknown, what: string): string {
-  if (typeof value !== 'string' || value.length > 700 || !BASE64.test(value)) throw malformed(`${what} must be a base64 signature`);
-  return value;
-}
-
 function parseMessage(value: unknown, at: number): EvidenceMessage {
   if (!isObject(value)) throw malformed(`evidence message ${at} must be an object`);
   const index = value.index;
@@ -177,7 +158,8 @@ interface ParsedReport {
   reason: string | null;
   comment: string;
   subject: string;
-  messages: EvidenceMessage[];
+  /** Chat reports: the evidence in the 1.19.3+ form, or in the 1.19.1-1.19.2 one (legacy). */
+  chat: { legacy: false; messages: EvidenceMessage[] } | { legacy: true; messages: LegacyMessage[] };
   skinUrl: string | null;
   client: { version: string | null; locale: string | null };
   server: string | null;
@@ -186,7 +168,7 @@ interface ParsedReport {
 
 const shortText = (value: unknown, max = 200) => (typeof value === 'string' ? value.slice(0, max) : null);
 
-/** Checks a report as the game (1.19.3+) sends it; anything else is malformed. */
+/** Checks a report as the game (1.19.1+) sends it; anything else is malformed. */
 export function parseReport(body: unknown): ParsedReport {
   if (!isObject(body)) throw malformed('the body must be a JSON object');
   const kind = typeof body.reportType === 'string' ? REPORT_TYPES[body.reportType as keyof typeof REPORT_TYPES] : undefined;
@@ -204,14 +186,16 @@ export function parseReport(body: unknown): ParsedReport {
   }
   if (!isObject(report.reportedEntity)) throw malformed('reportedEntity must be an object');
   const subject = uuidField(report.reportedEntity.profileId, 'reportedEntity.profileId');
-  let messages: EvidenceMessage[] = [];
+  let chat: ParsedReport['chat'] = { legacy: false, messages: [] };
   if (kind === 'chat') {
     const evidence = report.evidence;
     if (!isObject(evidence) || !Array.isArray(evidence.messages)) throw malformed('a chat report needs evidence.messages');
     if (evidence.messages.length === 0 || evidence.messages.length > MAX_EVIDENCE)
       throw malformed(`evidence.messages must hold 1 to ${MAX_EVIDENCE} messages`);
-    messages = evidence.messages.map(parseMessage);
-    const reported = messages.filter((message) => message.messageReported);
+    chat = evidence.messages.some((message) => isObject(message) && 'header' in message)
+      ? { legacy: true, messages: evidence.messages.map(parseLegacyMessage) }
+      : { legacy: false, messages: evidence.messages.map(parseMessage) };
+    const reported = (chat.messages as { profileId: string; messageReported: boolean }[]).filter((message) => message.messageReported);
     if (reported.length === 0 || reported.length > MAX_REPORTED) throw malformed(`1 to ${MAX_REPORTED} messages must be reported`);
     if (reported.some((message) => message.profileId !== subject)) throw malformed('a reported message must be the reported player’s');
   }
@@ -223,7 +207,7 @@ export function parseReport(body: unknown): ParsedReport {
     reason,
     comment,
     subject,
-    messages,
+    chat,
     skinUrl: kind === 'skin' ? shortText(report.skinUrl, 500) : null,
     client: { version: shortText(client.clientVersion, 100), locale: shortText(client.locale, 20) },
     server,
@@ -260,19 +244,23 @@ export class GameReports {
     if (subject.userId === caller.user.id) throw refuse(400, 'A player cannot report themselves');
 
     const keys = new Map<string, CertifiedKey[]>();
-    for (const profileId of new Set(parsed.messages.map((message) => message.profileId)))
+    const chat = parsed.chat;
+    for (const profileId of new Set(chat.messages.map((message) => message.profileId)))
       keys.set(profileId, await certifiedKeysOf(this.db, profileId));
-    const checks = checkMessages(parsed.messages, (profileId) => keys.get(profileId) ?? []);
+    const keysOf = (profileId: string) => keys.get(profileId) ?? [];
+    const checks = chat.legacy ? checkLegacyMessages(chat.messages, keysOf) : checkMessages(chat.messages, keysOf);
     const evidence: ReportEvidence = {
       ...(parsed.kind === 'chat' && {
-        messages: parsed.messages.map((message, at) => ({ ...message, salt: message.salt.toString(), ...checks[at]! })),
+        messages: chat.legacy
+          ? storedLegacyMessages(chat.messages, checks)
+          : chat.messages.map((message, at) => ({ ...message, salt: message.salt.toString(), ...checks[at]! })),
       }),
       ...(parsed.kind === 'skin' && { skinUrl: parsed.skinUrl, skin: subject.skin, cape: subject.cape }),
       client: parsed.client,
       server: parsed.server,
       realm: parsed.realm,
     };
-    const attestation = parsed.kind === 'chat' ? attestationOf(parsed.messages, checks) : null;
+    const attestation = parsed.kind === 'chat' ? attestationOf(chat.messages, checks) : null;
     const now = this.clock.now();
     const id = await this.db.transaction().execute(async (trx) => {
       const recent = await trx

@@ -21,10 +21,11 @@ interface GameReport {
   attestation: 'full' | 'partial' | 'none' | null;
   failed: number[];
   evidence: {
+    /** format legacy: a 1.19.1-1.19.2 message; its message is null when the report sent only its header. */
     messages?: {
-      message: string;
+      message: string | null;
       profileId: string;
-      timestamp: number;
+      timestamp: number | null;
       messageReported: boolean;
       verified: boolean;
       problem: string | null;
@@ -129,7 +130,7 @@ function ReportCard(props: { report: GameReport; level: number; onClosed: (note:
                 {message.verified ? t('admin:gameReports.verified') : t(`admin:gameReports.problem.${message.problem ?? 'unsigned'}`)}
               </span>{' '}
               {message.messageReported && <strong>{t('admin:gameReports.reported')} </strong>}
-              <q>{message.message}</q>
+              {message.message === null ? <span class="muted">{t('admin:gameReports.headerOnly')}</span> : <q>{message.message}</q>}
             </li>
           ))}
         </ol>
